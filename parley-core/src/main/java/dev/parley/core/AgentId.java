@@ -1,0 +1,35 @@
+package dev.parley.core;
+
+/**
+ * The id of an agent within a session (an orchestrator, a worker, a Claude Code subagent). The single agent of an imported single-agent transcript is {@link #MAIN}.
+ *
+ * <p>Validated on construction by the rule of {@link Ids}; compare with {@link #equals(Object)}.
+ *
+ * @param value the id text, never null
+ */
+public record AgentId(String value) implements Comparable<AgentId> {
+
+    /** The agent id given to the main (or only) agent of a session: {@code main}. */
+    public static final AgentId MAIN = new AgentId("main");
+
+    /** @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids}) */
+    public AgentId {
+        Ids.requireValid("agent id", value);
+    }
+
+    /** Shorthand for {@code new AgentId(value)}. */
+    public static AgentId of(String value) {
+        return new AgentId(value);
+    }
+
+    /** Orders by the UTF-16 code units of the value, which for the ASCII ids allowed here is also byte order. */
+    @Override
+    public int compareTo(AgentId other) {
+        return value.compareTo(other.value);
+    }
+
+    @Override
+    public String toString() {
+        return value;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.parley.core;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A stored record could not be decoded. {@link #location()} names where (a file and line, a table and key);
+ * the read fails instead of skipping the record, and nothing else stored is changed by the failure.
+ */
+public class CorruptRecordException extends ParleyException {
+    private static final long serialVersionUID = 1L;
+
+    private final String location;
+
+    public CorruptRecordException(String location, String detail, @Nullable Throwable cause) {
+        super("corrupt record at " + location + ": " + detail, cause);
+        this.location = location;
+    }
+
+    public CorruptRecordException(String location, String detail) {
+        this(location, detail, null);
+    }
+
+    /** Where the corrupt record is: a file path with a line number, or a table with its key. */
+    public String location() {
+        return location;
+    }
+
+    @Override
+    public ErrorCode code() {
+        return ErrorCode.CORRUPT_RECORD;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.parley.core;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The root of every error Parley raises. Unchecked; each subclass has one stable {@link ErrorCode}.
+ * I/O and SQL exceptions are kept as the {@linkplain #getCause() cause}, never swallowed.
+ *
+ * <p>Callers decide by class or by {@link #code()}; {@link #isRetriable()} tells whether the same call may succeed
+ * later without any change (only {@link UnavailableException} is retriable).
+ */
+public abstract class ParleyException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    protected ParleyException(String message, @Nullable Throwable cause) {
+        super(message, cause);
+    }
+
+    /** The stable code of this error. */
+    public abstract ErrorCode code();
+
+    /** Whether retrying the same call, unchanged, may succeed. */
+    public boolean isRetriable() {
+        return false;
+    }
+}

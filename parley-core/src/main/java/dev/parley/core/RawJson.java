@@ -1,0 +1,34 @@
+package dev.parley.core;
+
+import java.util.Objects;
+
+/**
+ * A JSON value kept as text: tool-call arguments, opaque provider items, custom entry data and unknown source
+ * fields. {@code parley-core} never parses it (the core has no JSON library); codecs in {@code parley-json}
+ * produce and consume it.
+ *
+ * <p>The text is kept exactly as given, so a value that arrived as a JSON string (OpenAI's tool-call
+ * {@code arguments}) goes back out byte for byte. Equality is textual.
+ *
+ * @param text JSON text, never null; whether it is well-formed is the producer's responsibility
+ */
+public record RawJson(String text) {
+    /** The JSON {@code null} literal. */
+    public static final RawJson NULL = new RawJson("null");
+    /** The empty JSON object. */
+    public static final RawJson EMPTY_OBJECT = new RawJson("{}");
+
+    public RawJson {
+        Objects.requireNonNull(text, "text");
+    }
+
+    /** Shorthand for {@code new RawJson(text)}. */
+    public static RawJson of(String text) {
+        return new RawJson(text);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

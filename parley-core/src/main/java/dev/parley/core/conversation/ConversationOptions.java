@@ -1,0 +1,36 @@
+package dev.parley.core.conversation;
+
+import dev.parley.core.EntryId;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How {@link SessionStore#loadConversation(ConversationOptions)} builds a conversation.
+ *
+ * @param orphans what to do with tool calls that have no result
+ * @param leaf the entry to end the conversation at, or null for the agent's active leaf (its most recent entry
+ *     that is not a detached event)
+ * @param dropIncomplete whether to remove assistant messages that ended in an error or abort and carry nothing a
+ *     provider would accept back (no text, no complete tool call) — pi's read-side rule
+ */
+public record ConversationOptions(OrphanPolicy orphans, @Nullable EntryId leaf, boolean dropIncomplete) {
+    /** The log as written: orphaned calls and incomplete messages kept, for display and export. */
+    public static final ConversationOptions AS_WRITTEN = new ConversationOptions(OrphanPolicy.KEEP, null, false);
+    /** A conversation a provider accepts: unanswered calls get error results, incomplete messages are dropped. */
+    public static final ConversationOptions PROVIDER_VALID =
+            new ConversationOptions(OrphanPolicy.SYNTHESIZE_ERROR_RESULTS, null, true);
+
+    public ConversationOptions {
+        Objects.requireNonNull(orphans, "orphans");
+    }
+
+    /** These options with the given orphan policy. */
+    public ConversationOptions withOrphans(OrphanPolicy policy) {
+        return new ConversationOptions(policy, leaf, dropIncomplete);
+    }
+
+    /** These options ending at the given leaf. */
+    public ConversationOptions withLeaf(@Nullable EntryId leafId) {
+        return new ConversationOptions(orphans, leafId, dropIncomplete);
+    }
+}

@@ -1,0 +1,124 @@
+package dev.parley.core.conversation;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.model.Entry;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The tree that a session's entries form through their parent ids, indexed for walking.
+ *
+ * <p>Immutable and thread-safe. Built from entries in {@code seq} order (as {@link
+ * dev.parley.core.log.MessageLog#load} returns them).
+ */
+public final class EntryTree {
+    private final List<Entry> entries;
+    private final Map<EntryId, Entry> byId;
+    private final Map<EntryId, List<Entry>> children;
+
+    private EntryTree(List<Entry> entries) {
+        this.entries = List.copyOf(entries);
+        this.byId = new HashMap<>(entries.size() * 2);
+        this.children = new HashMap<>();
+        for (Entry e : this.entries) {
+            byId.put(e.id(), e);
+            if (e.parentId() != null) {
+                children.computeIfAbsent(e.parentId(), k -> new ArrayList<>()).add(e);
+            }
+        }
+    }
+
+    /** The tree of these entries, given in {@code seq} order. */
+    public static EntryTree of(List<Entry> entries) {
+        return new EntryTree(entries);
+    }
+
+    /** Every entry, in {@code seq} order. */
+    public List<Entry> entries() {
+        return entries;
+    }
+
+    /** The entry with this id. */
+    public Optional<Entry> find(EntryId id) {
+        return Optional.ofNullable(byId.get(id));
+    }
+
+    /** The entry with this id. @throws NotFoundException if there is none */
+    public Entry get(EntryId id) {
+        Entry e = byId.get(id);
+        if (e == null) {
+            throw new NotFoundException("no entry " + id + " in this session");
+        }
+        return e;
+    }
+
+    /** The entry's children, in {@code seq} order. */
+    public List<Entry> children(EntryId id) {
+        return Collections.unmodifiableList(children.getOrDefault(id, List.of()));
+    }
+
+    /** Entries without a parent, detached events included, in {@code seq} order. */
+    public List<Entry> roots() {
+        return entries.stream().filter(e -> e.parentId() == null).toList();
+    }
+
+    /** Entries without children that are not detached events, in {@code seq} order. */
+    public List<Entry> leaves() {
+        return entries.stream().filter(e -> !e.isDetached() && !children.containsKey(e.id())).toList();
+    }
+
+    /**
+     * The agent's active leaf: its most recent entry that is not a detached event (pi's rule, "the leaf is the last
+     * entry", minus detached events).
+     *
+     * @param agent the agent, or null for the most recent such entry of any agent
+     */
+    public Optional<Entry> activeLeaf(@Nullable AgentId agent) {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            Entry e = entries.get(i);
+            if (!e.isDetached() && (agent == null || e.agentId().equals(agent))) {
+                return Optional.of(e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The path from the root to {@code leaf}, in order.
+     *
+     * @throws NotFoundException if the leaf is not in the tree
+     * @throws CorruptRecordException if the parent chain names a missing entry or loops (which stores prevent)
+     */
+    public List<Entry> path(EntryId leaf) {
+        List<Entry> reversed = new ArrayList<>();
+        Set<EntryId> seen = new HashSet<>();
+        Entry at = get(leaf);
+        while (at != null) {
+            if (!seen.add(at.id())) {
+                throw new CorruptRecordException("entry " + at.id(), "the parent chain loops");
+            }
+            reversed.add(at);
+            EntryId parent = at.parentId();
+            if (parent == null) {
+                break;
+            }
+            at = byId.get(parent);
+            if (at == null) {
+                throw new CorruptRecordException("entry " + reversed.get(reversed.size() - 1).id(),
+                        "parent " + parent + " does not exist");
+            }
+        }
+        Collections.reverse(reversed);
+        return reversed;
+    }
+}

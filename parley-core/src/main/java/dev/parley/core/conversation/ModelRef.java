@@ -1,0 +1,16 @@
+package dev.parley.core.conversation;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A provider and model, as {@link SessionStore#activeModel()} reports them.
+ *
+ * @param provider the provider, or null if the log does not say
+ * @param model the model id
+ */
+public record ModelRef(@Nullable String provider, String model) {
+    public ModelRef {
+        Objects.requireNonNull(model, "model");
+    }
+}

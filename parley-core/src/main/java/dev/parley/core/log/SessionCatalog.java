@@ -1,0 +1,56 @@
+package dev.parley.core.log;
+
+import dev.parley.core.SessionId;
+import java.util.List;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The sessions of a store: listing, lookup and deletion. Catalogs are backend-specific in the seeds (panto keeps
+ * them off the store interface); Parley gives every store except the null store the same one, reached through
+ * {@link MessageLog#catalog()}.
+ *
+ * <p>Thread-safe.
+ */
+public interface SessionCatalog {
+
+    /**
+     * Creates an empty session with its catalog attributes.
+     *
+     * @return the created session
+     * @throws dev.parley.core.AlreadyExistsException if the id is taken; nothing was changed
+     */
+    SessionInfo create(NewSession session);
+
+    /** The session, or empty if it does not exist. */
+    Optional<SessionInfo> find(SessionId session);
+
+    /**
+     * One page of sessions, newest activity ({@link SessionInfo#updatedAt()}) first, ties broken by id ascending.
+     * Paging with the returned cursors visits every session that exists throughout the walk exactly once.
+     *
+     * @param cursor the cursor a previous page returned, or null for the first page
+     * @param limit the page size, 1 to {@value #MAX_PAGE_SIZE}
+     * @throws dev.parley.core.InvalidInputException if the cursor is damaged or the limit out of range
+     */
+    SessionPage list(@Nullable String cursor, int limit);
+
+    /** The largest page {@link #list} returns. */
+    int MAX_PAGE_SIZE = 1000;
+
+    /** The sessions imported from this origin (see {@link SessionInfo#origin()}), oldest first. */
+    List<SessionInfo> findByOrigin(String origin);
+
+    /**
+     * The ids of sessions whose id starts with {@code prefix}, in id order, at most {@code max} of them.
+     * Used to accept a unique prefix wherever a session id is expected.
+     */
+    List<SessionId> findByPrefix(String prefix, int max);
+
+    /**
+     * Deletes the session with all its entries and usage.
+     *
+     * @return true if it existed
+     */
+    boolean delete(SessionId session);
+}

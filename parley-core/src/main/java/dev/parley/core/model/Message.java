@@ -1,0 +1,226 @@
+package dev.parley.core.model;
+
+import dev.parley.core.RawJson;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One message of a conversation: who said it, what it contains, and what produced it.
+ *
+ * <p>Immutable; use the factories for common shapes and {@link #toBuilder()} for the rest.
+ *
+ * @param role who the message is from
+ * @param content the content blocks in order, copied; may be empty (an aborted reply, OpenAI's {@code null})
+ * @param plainText whether the source gave the content as a bare string rather than a list of blocks; only
+ *     meaningful when {@code content} is exactly one {@link ContentBlock.Text}
+ * @param provider the provider that produced (or will receive) the message, e.g. {@code anthropic}; null if unknown
+ * @param model the model id, e.g. {@code claude-opus-4-5}; null if unknown
+ * @param usage token usage of the call that produced an assistant message, or null
+ * @param stopReason why generation stopped, in the provider's own words ({@code end_turn}, {@code toolUse}…), or null
+ * @param errorMessage the error that ended the message (an aborted or failed call), or null
+ * @param createdAt when the message was created (milliseconds), or null if the source does not say
+ * @param responseId the provider's id of the response this message belongs to; one response can be split over
+ *     several entries (Claude Code writes one record per content block), and they share this id
+ * @param metadata free-form metadata, copied; keys and order are kept
+ */
+public record Message(Role role, List<ContentBlock> content, boolean plainText, @Nullable String provider,
+                      @Nullable String model, @Nullable Usage usage, @Nullable String stopReason,
+                      @Nullable String errorMessage, @Nullable Instant createdAt, @Nullable String responseId,
+                      Map<String, RawJson> metadata) implements EntryPayload {
+
+    public Message {
+        Objects.requireNonNull(role, "role");
+        content = List.copyOf(content);
+        if (plainText && !(content.size() == 1 && content.get(0) instanceof ContentBlock.Text)) {
+            throw new dev.parley.core.InvalidInputException("plainText requires exactly one text block");
+        }
+        createdAt = createdAt == null ? null : createdAt.truncatedTo(ChronoUnit.MILLIS);
+        metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    }
+
+    /** A message of the given role whose content is one text block, given as plain text. */
+    public static Message text(Role role, String text) {
+        return builder(role).plainText(text).build();
+    }
+
+    /** A user message with one text block. */
+    public static Message user(String text) {
+        return text(Role.USER, text);
+    }
+
+    /** A system message with one text block. */
+    public static Message system(String text) {
+        return text(Role.SYSTEM, text);
+    }
+
+    /** An assistant message with the given blocks. */
+    public static Message assistant(List<ContentBlock> content) {
+        return builder(Role.ASSISTANT).content(content).build();
+    }
+
+    /** A tool message carrying the given results. */
+    public static Message toolResults(List<ContentBlock.ToolResult> results) {
+        return builder(Role.TOOL).content(new ArrayList<>(results)).build();
+    }
+
+    /** A new builder for a message of the given role. */
+    public static Builder builder(Role role) {
+        return new Builder(role);
+    }
+
+    /** A builder initialised with every field of this message. */
+    public Builder toBuilder() {
+        Builder b = new Builder(role);
+        b.content = new ArrayList<>(content);
+        b.plainText = plainText;
+        b.provider = provider;
+        b.model = model;
+        b.usage = usage;
+        b.stopReason = stopReason;
+        b.errorMessage = errorMessage;
+        b.createdAt = createdAt;
+        b.responseId = responseId;
+        b.metadata = new LinkedHashMap<>(metadata);
+        return b;
+    }
+
+    /** The concatenated text of the text blocks (thinking, tool calls and results excluded). */
+    public String text() {
+        StringBuilder out = new StringBuilder();
+        for (ContentBlock block : content) {
+            if (block instanceof ContentBlock.Text t) {
+                out.append(t.text());
+            }
+        }
+        return out.toString();
+    }
+
+    /** The tool calls in this message, in order. */
+    public List<ContentBlock.ToolCall> toolCalls() {
+        List<ContentBlock.ToolCall> calls = new ArrayList<>();
+        for (ContentBlock block : content) {
+            if (block instanceof ContentBlock.ToolCall c) {
+                calls.add(c);
+            }
+        }
+        return calls;
+    }
+
+    /** The tool results in this message, in order. */
+    public List<ContentBlock.ToolResult> toolResults() {
+        List<ContentBlock.ToolResult> results = new ArrayList<>();
+        for (ContentBlock block : content) {
+            if (block instanceof ContentBlock.ToolResult r) {
+                results.add(r);
+            }
+        }
+        return results;
+    }
+
+    /** Builds {@link Message}s. Not thread-safe. */
+    public static final class Builder {
+        private Role role;
+        private List<ContentBlock> content = new ArrayList<>();
+        private boolean plainText;
+        private @Nullable String provider;
+        private @Nullable String model;
+        private @Nullable Usage usage;
+        private @Nullable String stopReason;
+        private @Nullable String errorMessage;
+        private @Nullable Instant createdAt;
+        private @Nullable String responseId;
+        private Map<String, RawJson> metadata = new LinkedHashMap<>();
+
+        private Builder(Role role) {
+            this.role = Objects.requireNonNull(role, "role");
+        }
+
+        public Builder role(Role role) {
+            this.role = Objects.requireNonNull(role, "role");
+            return this;
+        }
+
+        /** Replaces the content with these blocks and clears {@code plainText}. */
+        public Builder content(List<? extends ContentBlock> blocks) {
+            this.content = new ArrayList<>(blocks);
+            this.plainText = false;
+            return this;
+        }
+
+        /** Appends one block and clears {@code plainText}. */
+        public Builder add(ContentBlock block) {
+            this.content.add(Objects.requireNonNull(block, "block"));
+            this.plainText = false;
+            return this;
+        }
+
+        /** Sets the content to one text block given as plain text. */
+        public Builder plainText(String text) {
+            this.content = new ArrayList<>(List.of(new ContentBlock.Text(text)));
+            this.plainText = true;
+            return this;
+        }
+
+        public Builder plainText(boolean plainText) {
+            this.plainText = plainText;
+            return this;
+        }
+
+        public Builder provider(@Nullable String provider) {
+            this.provider = provider;
+            return this;
+        }
+
+        public Builder model(@Nullable String model) {
+            this.model = model;
+            return this;
+        }
+
+        public Builder usage(@Nullable Usage usage) {
+            this.usage = usage;
+            return this;
+        }
+
+        public Builder stopReason(@Nullable String stopReason) {
+            this.stopReason = stopReason;
+            return this;
+        }
+
+        public Builder errorMessage(@Nullable String errorMessage) {
+            this.errorMessage = errorMessage;
+            return this;
+        }
+
+        public Builder createdAt(@Nullable Instant createdAt) {
+            this.createdAt = createdAt;
+            return this;
+        }
+
+        public Builder responseId(@Nullable String responseId) {
+            this.responseId = responseId;
+            return this;
+        }
+
+        public Builder metadata(Map<String, RawJson> metadata) {
+            this.metadata = new LinkedHashMap<>(metadata);
+            return this;
+        }
+
+        public Builder putMetadata(String key, RawJson value) {
+            this.metadata.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** @throws dev.parley.core.InvalidInputException if {@code plainText} is set but the content is not one text block */
+        public Message build() {
+            return new Message(role, content, plainText, provider, model, usage, stopReason, errorMessage, createdAt,
+                    responseId, metadata);
+        }
+    }
+}

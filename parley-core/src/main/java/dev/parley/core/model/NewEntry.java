@@ -1,0 +1,35 @@
+package dev.parley.core.model;
+
+import dev.parley.core.EntryId;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An entry to append: an {@link Entry} before the store has assigned its sequence number and agent.
+ *
+ * @param id the entry's id, which must not exist yet in the session
+ * @param parentId the parent, which must already exist in the session or precede this entry in the same batch;
+ *     null for a root
+ * @param timestamp when the entry was written (milliseconds), or null
+ * @param payload what the entry records
+ * @param source the source record for imported entries, or null
+ */
+public record NewEntry(EntryId id, @Nullable EntryId parentId, @Nullable Instant timestamp, EntryPayload payload,
+                       @Nullable SourceRecord source) {
+
+    public NewEntry {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(payload, "payload");
+        timestamp = timestamp == null ? null : timestamp.truncatedTo(ChronoUnit.MILLIS);
+        if (id.equals(parentId)) {
+            throw new dev.parley.core.InvalidInputException("entry " + id + " names itself as its parent");
+        }
+    }
+
+    /** A native entry (no source record). */
+    public static NewEntry of(EntryId id, @Nullable EntryId parentId, @Nullable Instant timestamp, EntryPayload payload) {
+        return new NewEntry(id, parentId, timestamp, payload, null);
+    }
+}

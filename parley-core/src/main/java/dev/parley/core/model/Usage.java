@@ -1,0 +1,47 @@
+package dev.parley.core.model;
+
+import java.math.BigDecimal;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Token usage and cost of one model call, or a running total of several ({@link #plus(Usage)}).
+ *
+ * @param inputTokens prompt tokens not read from the cache
+ * @param outputTokens generated tokens, reasoning included where the provider counts it so
+ * @param cacheReadTokens prompt tokens read from the provider's cache
+ * @param cacheWriteTokens prompt tokens written to the provider's cache
+ * @param reasoningTokens tokens spent on reasoning, where the provider reports them separately
+ * @param costUsd the cost in US dollars, or null when unknown
+ */
+public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens,
+                    long reasoningTokens, @Nullable BigDecimal costUsd) {
+    /** No tokens, unknown cost. */
+    public static final Usage ZERO = new Usage(0, 0, 0, 0, 0, null);
+
+    public Usage {
+        if (inputTokens < 0 || outputTokens < 0 || cacheReadTokens < 0 || cacheWriteTokens < 0 || reasoningTokens < 0) {
+            throw new dev.parley.core.InvalidInputException("token counts must not be negative");
+        }
+    }
+
+    /** Input and output tokens only. */
+    public static Usage of(long inputTokens, long outputTokens) {
+        return new Usage(inputTokens, outputTokens, 0, 0, 0, null);
+    }
+
+    /** The sum of input, output, cache-read and cache-write tokens. */
+    public long totalTokens() {
+        return inputTokens + outputTokens + cacheReadTokens + cacheWriteTokens;
+    }
+
+    /** The element-wise sum; the cost is the sum of the known costs, or null when neither is known. */
+    public Usage plus(Usage other) {
+        Objects.requireNonNull(other, "other");
+        BigDecimal cost = costUsd == null ? other.costUsd
+                : other.costUsd == null ? costUsd : costUsd.add(other.costUsd);
+        return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
+                cacheReadTokens + other.cacheReadTokens, cacheWriteTokens + other.cacheWriteTokens,
+                reasoningTokens + other.reasoningTokens, cost);
+    }
+}

@@ -1,0 +1,485 @@
+package dev.parley.json;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryKind;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Role;
+import dev.parley.core.model.SourceRecord;
+import dev.parley.core.model.Usage;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Parley's canonical JSON for entries, messages, content blocks and usage. {@code decode(encode(x))} equals
+ * {@code x} for every value of the model; decoding is strict.
+ *
+ * <p>An entry looks like:
+ * <pre>{"seq":7,"id":"…","parentId":"…","agent":"main","timestamp":"2025-12-08T22:41:05.306Z","kind":"message",
+ *  "message":{"role":"user","content":"hello"},"source":{"format":"pi","residual":{…}}}</pre>
+ * The payload sits under a key named for its kind ({@code message}, {@code compaction}, {@code modelChange},
+ * {@code thinkingLevelChange}, {@code label}, {@code branchSummary}, {@code sessionName}, {@code custom}). A
+ * message's content is a string when it was given as plain text, otherwise a list of blocks. Absent optional
+ * values are left out. {@link RawJson} values are embedded as JSON when their text is already in compact form,
+ * otherwise as {@code {"$json":"<text>"}} so that the exact text comes back.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class EntryCodec {
+    private static final String RAW_TEXT = "$json";
+    private static final Set<String> ENTRY_KEYS = Set.of("seq", "id", "parentId", "agent", "timestamp", "kind",
+            "message", "compaction", "modelChange", "thinkingLevelChange", "label", "branchSummary", "sessionName",
+            "custom", "source");
+    private static final Set<String> MESSAGE_KEYS = Set.of("role", "content", "provider", "model", "usage",
+            "stopReason", "errorMessage", "createdAt", "responseId", "metadata");
+
+    private EntryCodec() {}
+
+    // ---- entries ----
+
+    /** The canonical JSON of an entry. */
+    public static ObjectNode encode(Entry entry) {
+        ObjectNode out = Json.object();
+        out.put("seq", entry.seq());
+        out.put("id", entry.id().value());
+        out.put("parentId", entry.parentId() == null ? null : entry.parentId().value());
+        out.put("agent", entry.agentId().value());
+        if (entry.timestamp() != null) {
+            out.put("timestamp", Instants.format(entry.timestamp()));
+        }
+        out.put("kind", entry.kind().wireName());
+        out.set(payloadKey(entry.kind()), encodePayload(entry.payload()));
+        if (entry.source() != null) {
+            out.set("source", encodeSource(entry.source()));
+        }
+        return out;
+    }
+
+    /**
+     * Decodes an entry.
+     *
+     * @param location where the record is stored, named in errors
+     * @throws CorruptRecordException if the JSON is not a valid entry
+     */
+    public static Entry decode(JsonNode node, String location) {
+        StrictObject o = StrictObject.of(node, location).allowOnly(ENTRY_KEYS);
+        try {
+            EntryKind kind = EntryKind.fromWireName(o.string("kind"));
+            String key = payloadKey(kind);
+            for (EntryKind other : EntryKind.values()) {
+                if (other != kind && o.node().has(payloadKey(other))) {
+                    throw o.fail("entry of kind " + kind.wireName() + " has a '" + payloadKey(other) + "' field");
+                }
+            }
+            EntryPayload payload = decodePayload(kind, o.required(key), location + " " + key);
+            String parent = o.optionalString("parentId");
+            SourceRecord source = o.has("source") ? decodeSource(o.object("source")) : null;
+            return new Entry(o.longValue("seq"), new EntryId(o.string("id")), parent == null ? null : new EntryId(parent),
+                    new AgentId(o.string("agent")), o.optionalInstant("timestamp"), payload, source);
+        } catch (InvalidInputException e) {
+            throw new CorruptRecordException(location, e.getMessage(), e);
+        }
+    }
+
+    /** Decodes an entry from JSON text. @throws CorruptRecordException if the text is not a valid entry */
+    public static Entry decode(String text, String location) {
+        return decode(parseRecord(text, location), location);
+    }
+
+    /** Parses JSON text, failing with a {@link CorruptRecordException} naming {@code location}. */
+    public static JsonNode parseRecord(String text, String location) {
+        try {
+            return Json.parse(text);
+        } catch (JsonProcessingException e) {
+            throw new CorruptRecordException(location, "not valid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** The key an entry's payload is stored under, for its kind. */
+    public static String payloadKey(EntryKind kind) {
+        return switch (kind) {
+            case MESSAGE -> "message";
+            case COMPACTION -> "compaction";
+            case MODEL_CHANGE -> "modelChange";
+            case THINKING_LEVEL_CHANGE -> "thinkingLevelChange";
+            case LABEL -> "label";
+            case BRANCH_SUMMARY -> "branchSummary";
+            case SESSION_NAME -> "sessionName";
+            case CUSTOM -> "custom";
+        };
+    }
+
+    /** The canonical JSON of a payload (without its kind). */
+    public static ObjectNode encodePayload(EntryPayload payload) {
+        ObjectNode out = Json.object();
+        if (payload instanceof Message m) {
+            return encodeMessage(m);
+        } else if (payload instanceof EntryPayload.Compaction c) {
+            putIfNotNull(out, "summary", c.summary());
+            putIfNotNull(out, "firstKeptEntryId", c.firstKeptEntryId() == null ? null : c.firstKeptEntryId().value());
+            if (c.tokensBefore() != null) {
+                out.put("tokensBefore", c.tokensBefore());
+            }
+        } else if (payload instanceof EntryPayload.ModelChange mc) {
+            putIfNotNull(out, "provider", mc.provider());
+            out.put("model", mc.model());
+        } else if (payload instanceof EntryPayload.ThinkingLevelChange t) {
+            out.put("level", t.level());
+        } else if (payload instanceof EntryPayload.Label l) {
+            out.put("targetId", l.targetId().value());
+            putIfNotNull(out, "label", l.label());
+        } else if (payload instanceof EntryPayload.BranchSummary b) {
+            putIfNotNull(out, "fromId", b.fromId() == null ? null : b.fromId().value());
+            out.put("summary", b.summary());
+        } else if (payload instanceof EntryPayload.SessionName s) {
+            putIfNotNull(out, "name", s.name());
+        } else if (payload instanceof EntryPayload.Custom c) {
+            out.put("customType", c.customType());
+            out.set("data", rawToNode(c.data()));
+        }
+        return out;
+    }
+
+    /** Decodes a payload of the given kind. @throws CorruptRecordException if it is not valid */
+    public static EntryPayload decodePayload(EntryKind kind, JsonNode node, String location) {
+        StrictObject o = StrictObject.of(node, location);
+        try {
+            return switch (kind) {
+                case MESSAGE -> decodeMessage(node, location);
+                case COMPACTION -> {
+                    o.allowOnly(Set.of("summary", "firstKeptEntryId", "tokensBefore"));
+                    String kept = o.optionalString("firstKeptEntryId");
+                    yield new EntryPayload.Compaction(o.optionalString("summary"),
+                            kept == null ? null : new EntryId(kept), o.optionalLong("tokensBefore"));
+                }
+                case MODEL_CHANGE -> {
+                    o.allowOnly(Set.of("provider", "model"));
+                    yield new EntryPayload.ModelChange(o.optionalString("provider"), o.string("model"));
+                }
+                case THINKING_LEVEL_CHANGE -> {
+                    o.allowOnly(Set.of("level"));
+                    yield new EntryPayload.ThinkingLevelChange(o.string("level"));
+                }
+                case LABEL -> {
+                    o.allowOnly(Set.of("targetId", "label"));
+                    yield new EntryPayload.Label(new EntryId(o.string("targetId")), o.optionalString("label"));
+                }
+                case BRANCH_SUMMARY -> {
+                    o.allowOnly(Set.of("fromId", "summary"));
+                    String from = o.optionalString("fromId");
+                    yield new EntryPayload.BranchSummary(from == null ? null : new EntryId(from), o.string("summary"));
+                }
+                case SESSION_NAME -> {
+                    o.allowOnly(Set.of("name"));
+                    yield new EntryPayload.SessionName(o.optionalString("name"));
+                }
+                case CUSTOM -> {
+                    o.allowOnly(Set.of("customType", "data"));
+                    yield new EntryPayload.Custom(o.string("customType"), nodeToRaw(o.required("data")));
+                }
+            };
+        } catch (InvalidInputException e) {
+            throw new CorruptRecordException(location, e.getMessage(), e);
+        }
+    }
+
+    // ---- messages ----
+
+    /** The canonical JSON of a message. */
+    public static ObjectNode encodeMessage(Message m) {
+        ObjectNode out = Json.object();
+        out.put("role", m.role().name());
+        if (m.plainText()) {
+            out.put("content", ((ContentBlock.Text) m.content().get(0)).text());
+        } else {
+            out.set("content", encodeBlocks(m.content()));
+        }
+        putIfNotNull(out, "provider", m.provider());
+        putIfNotNull(out, "model", m.model());
+        if (m.usage() != null) {
+            out.set("usage", encodeUsage(m.usage()));
+        }
+        putIfNotNull(out, "stopReason", m.stopReason());
+        putIfNotNull(out, "errorMessage", m.errorMessage());
+        if (m.createdAt() != null) {
+            out.put("createdAt", Instants.format(m.createdAt()));
+        }
+        putIfNotNull(out, "responseId", m.responseId());
+        if (!m.metadata().isEmpty()) {
+            out.set("metadata", encodeRawMap(m.metadata()));
+        }
+        return out;
+    }
+
+    /** Decodes a message. @throws CorruptRecordException if it is not valid */
+    public static Message decodeMessage(JsonNode node, String location) {
+        StrictObject o = StrictObject.of(node, location).allowOnly(MESSAGE_KEYS);
+        try {
+            Message.Builder b = Message.builder(Role.of(o.string("role")));
+            JsonNode content = o.required("content");
+            if (content.isTextual()) {
+                b.plainText(content.textValue());
+            } else if (content.isArray()) {
+                b.content(decodeBlocks(content, location + " content"));
+            } else {
+                throw o.fail("message content is neither a string nor a list");
+            }
+            b.provider(o.optionalString("provider"))
+                    .model(o.optionalString("model"))
+                    .usage(o.has("usage") ? decodeUsage(o.required("usage"), location + " usage") : null)
+                    .stopReason(o.optionalString("stopReason"))
+                    .errorMessage(o.optionalString("errorMessage"))
+                    .createdAt(o.optionalInstant("createdAt"))
+                    .responseId(o.optionalString("responseId"));
+            if (o.has("metadata")) {
+                b.metadata(decodeRawMap(o.required("metadata"), location + " metadata"));
+            }
+            return b.build();
+        } catch (InvalidInputException e) {
+            throw new CorruptRecordException(location, e.getMessage(), e);
+        }
+    }
+
+    /** The canonical JSON of content blocks. */
+    public static ArrayNode encodeBlocks(List<ContentBlock> blocks) {
+        ArrayNode out = Json.mapper().createArrayNode();
+        for (ContentBlock block : blocks) {
+            out.add(encodeBlock(block));
+        }
+        return out;
+    }
+
+    /** The canonical JSON of one content block. */
+    public static ObjectNode encodeBlock(ContentBlock block) {
+        ObjectNode o = Json.object();
+        if (block instanceof ContentBlock.Text t) {
+            o.put("type", "text");
+            o.put("text", t.text());
+        } else if (block instanceof ContentBlock.Thinking t) {
+            o.put("type", "thinking");
+            o.put("text", t.text());
+            putIfNotNull(o, "signature", t.signature());
+        } else if (block instanceof ContentBlock.ToolCall c) {
+            o.put("type", "toolCall");
+            putIfNotNull(o, "id", c.id());
+            o.put("name", c.name());
+            o.set("arguments", rawToNode(c.arguments()));
+        } else if (block instanceof ContentBlock.ToolResult r) {
+            o.put("type", "toolResult");
+            o.put("callId", r.callId());
+            putIfNotNull(o, "toolName", r.toolName());
+            if (r.plainText()) {
+                o.put("content", ((ContentBlock.Text) r.content().get(0)).text());
+            } else {
+                o.set("content", encodeBlocks(r.content()));
+            }
+            if (r.isError()) {
+                o.put("isError", true);
+            }
+        } else if (block instanceof ContentBlock.Image i) {
+            o.put("type", "image");
+            putIfNotNull(o, "mediaType", i.mediaType());
+            putIfNotNull(o, "data", i.data());
+            putIfNotNull(o, "url", i.url());
+        } else if (block instanceof ContentBlock.File f) {
+            o.put("type", "file");
+            putIfNotNull(o, "mediaType", f.mediaType());
+            putIfNotNull(o, "data", f.data());
+            putIfNotNull(o, "url", f.url());
+            putIfNotNull(o, "name", f.name());
+        } else if (block instanceof ContentBlock.ProviderItem p) {
+            o.put("type", "providerItem");
+            o.put("itemType", p.type());
+            o.set("item", rawToNode(p.item()));
+        }
+        return o;
+    }
+
+    /** Decodes content blocks. @throws CorruptRecordException if one is not valid */
+    public static List<ContentBlock> decodeBlocks(JsonNode node, String location) {
+        if (!node.isArray()) {
+            throw new CorruptRecordException(location, "content is not a list");
+        }
+        List<ContentBlock> out = new ArrayList<>(node.size());
+        for (int i = 0; i < node.size(); i++) {
+            out.add(decodeBlock(node.get(i), location + "[" + i + "]"));
+        }
+        return out;
+    }
+
+    /** Decodes one content block. @throws CorruptRecordException if it is not valid */
+    public static ContentBlock decodeBlock(JsonNode node, String location) {
+        StrictObject o = StrictObject.of(node, location);
+        try {
+            String type = o.string("type");
+            return switch (type) {
+                case "text" -> {
+                    o.allowOnly(Set.of("type", "text"));
+                    yield new ContentBlock.Text(o.string("text"));
+                }
+                case "thinking" -> {
+                    o.allowOnly(Set.of("type", "text", "signature"));
+                    yield new ContentBlock.Thinking(o.string("text"), o.optionalString("signature"));
+                }
+                case "toolCall" -> {
+                    o.allowOnly(Set.of("type", "id", "name", "arguments"));
+                    yield new ContentBlock.ToolCall(o.optionalString("id"), o.string("name"),
+                            nodeToRaw(o.required("arguments")));
+                }
+                case "toolResult" -> {
+                    o.allowOnly(Set.of("type", "callId", "toolName", "content", "isError"));
+                    JsonNode content = o.required("content");
+                    boolean plain = content.isTextual();
+                    List<ContentBlock> blocks = plain ? List.of(new ContentBlock.Text(content.textValue()))
+                            : decodeBlocks(content, location + " content");
+                    yield new ContentBlock.ToolResult(o.string("callId"), o.optionalString("toolName"), blocks,
+                            o.bool("isError", false), plain);
+                }
+                case "image" -> {
+                    o.allowOnly(Set.of("type", "mediaType", "data", "url"));
+                    yield new ContentBlock.Image(o.optionalString("mediaType"), o.optionalString("data"),
+                            o.optionalString("url"));
+                }
+                case "file" -> {
+                    o.allowOnly(Set.of("type", "mediaType", "data", "url", "name"));
+                    yield new ContentBlock.File(o.optionalString("mediaType"), o.optionalString("data"),
+                            o.optionalString("url"), o.optionalString("name"));
+                }
+                case "providerItem" -> {
+                    o.allowOnly(Set.of("type", "itemType", "item"));
+                    yield new ContentBlock.ProviderItem(o.string("itemType"), nodeToRaw(o.required("item")));
+                }
+                default -> throw o.fail("unknown content block type '" + type + "'");
+            };
+        } catch (InvalidInputException e) {
+            throw new CorruptRecordException(location, e.getMessage(), e);
+        }
+    }
+
+    // ---- usage ----
+
+    /** The canonical JSON of usage; zero counts are left out. */
+    public static ObjectNode encodeUsage(Usage u) {
+        ObjectNode o = Json.object();
+        putIfPositive(o, "input", u.inputTokens());
+        putIfPositive(o, "output", u.outputTokens());
+        putIfPositive(o, "cacheRead", u.cacheReadTokens());
+        putIfPositive(o, "cacheWrite", u.cacheWriteTokens());
+        putIfPositive(o, "reasoning", u.reasoningTokens());
+        if (u.costUsd() != null) {
+            o.put("costUsd", u.costUsd());
+        }
+        return o;
+    }
+
+    /** Decodes usage. @throws CorruptRecordException if it is not valid */
+    public static Usage decodeUsage(JsonNode node, String location) {
+        StrictObject o = StrictObject.of(node, location)
+                .allowOnly(Set.of("input", "output", "cacheRead", "cacheWrite", "reasoning", "costUsd"));
+        try {
+            return new Usage(o.optionalLong("input", 0), o.optionalLong("output", 0), o.optionalLong("cacheRead", 0),
+                    o.optionalLong("cacheWrite", 0), o.optionalLong("reasoning", 0), o.optionalDecimal("costUsd"));
+        } catch (InvalidInputException e) {
+            throw new CorruptRecordException(location, e.getMessage(), e);
+        }
+    }
+
+    // ---- source records and raw JSON ----
+
+    private static ObjectNode encodeSource(SourceRecord source) {
+        ObjectNode o = Json.object();
+        o.put("format", source.format());
+        if (source.residual() != null) {
+            o.set("residual", rawToNode(source.residual()));
+        }
+        return o;
+    }
+
+    private static SourceRecord decodeSource(StrictObject o) {
+        o.allowOnly(Set.of("format", "residual"));
+        JsonNode residual = o.optional("residual");
+        return new SourceRecord(o.string("format"), residual == null ? null : nodeToRaw(residual));
+    }
+
+    /**
+     * A {@link RawJson} as a JSON value: embedded when its text is the compact form of itself, otherwise wrapped as
+     * {@code {"$json":"<text>"}} so that the exact text survives.
+     */
+    public static JsonNode rawToNode(RawJson raw) {
+        JsonNode parsed;
+        try {
+            parsed = Json.parse(raw.text());
+        } catch (JsonProcessingException e) {
+            return wrapRaw(raw.text());
+        }
+        if (!Json.write(parsed).equals(raw.text()) || isRawWrapper(parsed)) {
+            return wrapRaw(raw.text());
+        }
+        return parsed;
+    }
+
+    /** The inverse of {@link #rawToNode}. */
+    public static RawJson nodeToRaw(JsonNode node) {
+        if (isRawWrapper(node)) {
+            return new RawJson(node.get(RAW_TEXT).textValue());
+        }
+        return new RawJson(Json.write(node));
+    }
+
+    /** A map of raw JSON values (message or session metadata) as one JSON object. */
+    public static ObjectNode encodeRawMap(Map<String, RawJson> map) {
+        ObjectNode out = Json.object();
+        map.forEach((k, v) -> out.set(k, rawToNode(v)));
+        return out;
+    }
+
+    /** The inverse of {@link #encodeRawMap}. @throws CorruptRecordException if the node is not an object */
+    public static Map<String, RawJson> decodeRawMap(JsonNode node, String location) {
+        StrictObject o = StrictObject.of(node, location);
+        Map<String, RawJson> out = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> it = o.node().fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.put(e.getKey(), nodeToRaw(e.getValue()));
+        }
+        return out;
+    }
+
+    private static ObjectNode wrapRaw(String text) {
+        ObjectNode o = Json.object();
+        o.set(RAW_TEXT, TextNode.valueOf(text));
+        return o;
+    }
+
+    private static boolean isRawWrapper(JsonNode node) {
+        return node.isObject() && node.size() == 1 && node.has(RAW_TEXT) && node.get(RAW_TEXT).isTextual();
+    }
+
+    private static void putIfNotNull(ObjectNode o, String key, @Nullable String value) {
+        if (value != null) {
+            o.put(key, value);
+        }
+    }
+
+    private static void putIfPositive(ObjectNode o, String key, long value) {
+        if (value != 0) {
+            o.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package dev.parley.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.CorruptRecordException;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Strict reading of one JSON object: every accessor fails with a {@link CorruptRecordException} that names the
+ * record's location and the field, and {@link #allowOnly} rejects unknown keys.
+ */
+public final class StrictObject {
+    private final ObjectNode node;
+    private final String location;
+
+    private StrictObject(ObjectNode node, String location) {
+        this.node = node;
+        this.location = location;
+    }
+
+    /**
+     * Wraps a node that must be an object.
+     *
+     * @param location where the record is (a file and line, a table and key), for error messages
+     * @throws CorruptRecordException if the node is not an object
+     */
+    public static StrictObject of(JsonNode node, String location) {
+        if (node == null || !node.isObject()) {
+            throw new CorruptRecordException(location, "expected a JSON object, found "
+                    + (node == null ? "nothing" : node.getNodeType().toString().toLowerCase()));
+        }
+        return new StrictObject((ObjectNode) node, location);
+    }
+
+    /** The wrapped node. */
+    public ObjectNode node() {
+        return node;
+    }
+
+    /** Where the record is. */
+    public String location() {
+        return location;
+    }
+
+    /** @throws CorruptRecordException if the object has a key outside {@code allowed} */
+    public StrictObject allowOnly(Set<String> allowed) {
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw fail("unknown field '" + name + "'");
+            }
+        }
+        return this;
+    }
+
+    /** Whether the key is present with a non-null value. */
+    public boolean has(String key) {
+        JsonNode v = node.get(key);
+        return v != null && !v.isNull();
+    }
+
+    /** The value, which must be present (it may be JSON null only if {@code nullable}). */
+    public JsonNode required(String key) {
+        JsonNode v = node.get(key);
+        if (v == null) {
+            throw fail("missing field '" + key + "'");
+        }
+        return v;
+    }
+
+    /** The value, or null when absent or JSON null. */
+    public @Nullable JsonNode optional(String key) {
+        JsonNode v = node.get(key);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    public String string(String key) {
+        JsonNode v = required(key);
+        if (!v.isTextual()) {
+            throw fail("field '" + key + "' is not a string");
+        }
+        return v.textValue();
+    }
+
+    public @Nullable String optionalString(String key) {
+        JsonNode v = optional(key);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw fail("field '" + key + "' is not a string");
+        }
+        return v.textValue();
+    }
+
+    public long longValue(String key) {
+        JsonNode v = required(key);
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw fail("field '" + key + "' is not an integer");
+        }
+        return v.longValue();
+    }
+
+    public long optionalLong(String key, long otherwise) {
+        return has(key) ? longValue(key) : otherwise;
+    }
+
+    public @Nullable Long optionalLong(String key) {
+        return has(key) ? longValue(key) : null;
+    }
+
+    public boolean bool(String key, boolean otherwise) {
+        JsonNode v = optional(key);
+        if (v == null) {
+            return otherwise;
+        }
+        if (!v.isBoolean()) {
+            throw fail("field '" + key + "' is not a boolean");
+        }
+        return v.booleanValue();
+    }
+
+    public @Nullable BigDecimal optionalDecimal(String key) {
+        JsonNode v = optional(key);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isNumber()) {
+            throw fail("field '" + key + "' is not a number");
+        }
+        return v.decimalValue();
+    }
+
+    public @Nullable Instant optionalInstant(String key) {
+        String text = optionalString(key);
+        if (text == null) {
+            return null;
+        }
+        Instant at = Instants.parseOrNull(text);
+        if (at == null) {
+            throw fail("field '" + key + "' is not an ISO-8601 instant: " + text);
+        }
+        return at;
+    }
+
+    public Instant instant(String key) {
+        Instant at = optionalInstant(key);
+        if (at == null) {
+            throw fail("missing field '" + key + "'");
+        }
+        return at;
+    }
+
+    public StrictObject object(String key) {
+        return of(required(key), location + " field '" + key + "'");
+    }
+
+    /** A failure naming this record's location. */
+    public CorruptRecordException fail(String detail) {
+        return new CorruptRecordException(location, detail);
+    }
+}

@@ -1,0 +1,21 @@
+package dev.parley.tck;
+
+/**
+ * A backend broke a rule of the contract. The message starts with the scenario's id and name, so the failure reads
+ * the same in a JUnit report, on the command line and in a log.
+ */
+public final class ConformanceFailure extends AssertionError {
+    private static final long serialVersionUID = 1L;
+
+    private final String scenario;
+
+    public ConformanceFailure(String scenario, String detail, Throwable cause) {
+        super(scenario + ": " + detail, cause);
+        this.scenario = scenario;
+    }
+
+    /** The id and name of the failed scenario. */
+    public String scenario() {
+        return scenario;
+    }
+}

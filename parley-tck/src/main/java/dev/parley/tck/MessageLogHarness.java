@@ -1,0 +1,32 @@
+package dev.parley.tck;
+
+import dev.parley.core.EntryId;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.MessageLog;
+
+/**
+ * What the message-log scenarios need from a backend. Implement it in the backend's test suite (or in an adapter's)
+ * and run {@link MessageLogScenarios#all()} through {@link MessageLogConformance} or {@link ConformanceRunner}.
+ */
+public interface MessageLogHarness {
+
+    /**
+     * Opens a new instance over the storage of {@code scope}. Two calls with the same scope must see the same data
+     * (a file, a database, a schema…): the kit checks that a fresh instance reopens everything an earlier one wrote.
+     * Different scopes must not see each other's data. The kit closes the instances it opens.
+     */
+    MessageLog open(String scope);
+
+    /** Removes everything stored in {@code scope}. Called after every scenario, also when it failed. */
+    void cleanupScope(String scope);
+
+    /**
+     * Damages the stored form of one entry (after every instance of the scope is closed) so that reading it must
+     * fail with a {@link dev.parley.core.CorruptRecordException}.
+     *
+     * @throws CapabilityMissing if the backend has no stored form to damage (the memory store)
+     */
+    default void corruptEntry(String scope, SessionId session, EntryId entry) {
+        throw new CapabilityMissing("corruptEntry");
+    }
+}

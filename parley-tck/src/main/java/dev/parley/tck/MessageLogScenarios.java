@@ -1,0 +1,435 @@
+package dev.parley.tck;
+
+import static dev.parley.tck.Check.equal;
+import static dev.parley.tck.Check.fails;
+import static dev.parley.tck.Check.that;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.log.SessionPage;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.SourceRecord;
+import dev.parley.core.model.Usage;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The scenarios of the message-log contract ({@link MessageLog}). Rule numbers refer to the guarantees listed on
+ * {@link MessageLog}: ML-01…ML-03 order and atomicity, ML-04 truncation, ML-05…ML-06 integrity and exactness,
+ * ML-07…ML-08 durability and corruption, ML-09…ML-12 catalog, usage, isolation and concurrency.
+ */
+public final class MessageLogScenarios {
+    static final AgentId ORCHESTRATOR = new AgentId("orchestrator");
+    static final AgentId WORKER = new AgentId("worker-1");
+
+    private MessageLogScenarios() {}
+
+    /** Every message-log scenario, in id order. */
+    public static List<Scenario<MessageLogHarness>> all() {
+        return List.of(
+                new Scenario<>("ML-01", "insertion order across agents",
+                        "entries come back in store-assigned insertion order, interleaved across agents, never by timestamp",
+                        MessageLogScenarios::insertionOrderAcrossAgents),
+                new Scenario<>("ML-02", "batch append is atomic",
+                        "a batch with one bad entry writes nothing, and the log and catalog are unchanged",
+                        MessageLogScenarios::batchAtomicity),
+                new Scenario<>("ML-03", "entry ids are unique in a session",
+                        "an id already stored, or repeated in the batch, is rejected with invalid input",
+                        MessageLogScenarios::uniqueIds),
+                new Scenario<>("ML-04", "truncate after removes later entries of every agent",
+                        "truncateAfter keeps the named entry and removes every later entry across agents",
+                        MessageLogScenarios::truncateAfter),
+                new Scenario<>("ML-05", "parent ids must exist in the same session",
+                        "a parent must be an earlier entry of the same session, or an earlier entry of the batch",
+                        MessageLogScenarios::parentsMustExist),
+                new Scenario<>("ML-06", "messages round-trip exactly",
+                        "every field of every content block reads back equal, NUL and astral characters included",
+                        MessageLogScenarios::exactRoundTrip),
+                new Scenario<>("ML-07", "a fresh instance reopens everything",
+                        "what one instance acknowledged, a new instance over the same storage reads back",
+                        MessageLogScenarios::freshInstanceReopens),
+                new Scenario<>("ML-08", "a corrupt record fails the read",
+                        "reading a damaged entry throws CorruptRecordException naming where; it is never skipped",
+                        MessageLogScenarios::corruptRecordFailsRead),
+                new Scenario<>("ML-09", "the catalog pages every session once",
+                        "list pages newest activity first and the cursor walk visits each session exactly once",
+                        MessageLogScenarios::catalogPaging),
+                new Scenario<>("ML-10", "usage accumulates per agent",
+                        "persistUsage adds to the agent's total, which survives a fresh instance",
+                        MessageLogScenarios::usageAccumulates),
+                new Scenario<>("ML-11", "scopes are isolated",
+                        "a session written in one scope does not exist in another",
+                        MessageLogScenarios::scopeIsolation),
+                new Scenario<>("ML-12", "concurrent appends lose nothing",
+                        "appends from several threads are all stored, each once, with distinct increasing seqs",
+                        MessageLogScenarios::concurrentAppends));
+    }
+
+    /** Runs the scenarios against the harness and returns one verdict each. */
+    public static List<Verdict> run(MessageLogHarness harness) {
+        return ConformanceRunner.run(all(), harness, MessageLogHarness::cleanupScope);
+    }
+
+    // ---- helpers ----
+
+    private static int counter;
+
+    static synchronized EntryId id(String prefix) {
+        return new EntryId(prefix + "-" + (++counter));
+    }
+
+    static NewEntry entry(EntryId id, EntryId parent, Message m) {
+        return NewEntry.of(id, parent, Instant.parse("2026-01-01T00:00:00.000Z"), m);
+    }
+
+    static SessionId session(String name) {
+        return new SessionId(name);
+    }
+
+    // ---- scenarios ----
+
+    static void insertionOrderAcrossAgents(MessageLogHarness h, String scope) {
+        SessionId s = session("order");
+        try (MessageLog log = h.open(scope)) {
+            List<EntryId> expected = new ArrayList<>();
+            EntryId lastA = null;
+            EntryId lastB = null;
+            for (int i = 0; i < 6; i++) {
+                boolean a = i % 3 != 2;
+                EntryId id = id(a ? "a" : "b");
+                // Timestamps run backwards on purpose: order must not follow them.
+                NewEntry e = NewEntry.of(id, a ? lastA : lastB, Instant.parse("2026-01-01T00:00:00Z").minusSeconds(i),
+                        Message.user("m" + i));
+                log.append(s, a ? ORCHESTRATOR : WORKER, List.of(e));
+                if (a) {
+                    lastA = id;
+                } else {
+                    lastB = id;
+                }
+                expected.add(id);
+            }
+            List<Entry> all = log.load(s, null);
+            equal(expected, all.stream().map(Entry::id).toList(), "ids in insertion order");
+            for (int i = 1; i < all.size(); i++) {
+                that(all.get(i).seq() > all.get(i - 1).seq(), "seq must strictly increase: " + all);
+            }
+            List<Entry> worker = log.load(s, WORKER);
+            equal(List.of(expected.get(2), expected.get(5)), worker.stream().map(Entry::id).toList(), "one agent's entries");
+            that(worker.stream().allMatch(e -> e.agentId().equals(WORKER)), "agent recorded on each entry");
+            equal(lastA, log.lastEntry(s, ORCHESTRATOR).map(Entry::id).orElse(null), "last entry of an agent");
+            equal(List.of(), log.load(session("no-such-session"), null), "a missing session loads empty");
+            equal(6, log.loadSessionMessages(s).size(), "loadSessionMessages sees every agent");
+        }
+    }
+
+    static void batchAtomicity(MessageLogHarness h, String scope) {
+        SessionId s = session("atomic");
+        try (MessageLog log = h.open(scope)) {
+            EntryId first = id("x");
+            log.append(s, ORCHESTRATOR, List.of(entry(first, null, Message.user("kept"))));
+            SessionInfo before = log.catalog().flatMap(c -> c.find(s)).orElse(null);
+            EntryId a = id("x");
+            EntryId b = id("x");
+            List<NewEntry> bad = List.of(entry(a, first, Message.user("1")), entry(b, a, Message.user("2")),
+                    entry(id("x"), new EntryId("nowhere"), Message.user("3")));
+            fails(InvalidInputException.class, "batch with a dangling parent",
+                    () -> log.append(s, ORCHESTRATOR, bad));
+            equal(List.of(first), log.load(s, null).stream().map(Entry::id).toList(), "log after failed batch");
+            if (before != null) {
+                SessionInfo after = log.catalog().flatMap(c -> c.find(s)).orElseThrow();
+                equal(before.entryCount(), after.entryCount(), "catalog entry count after failed batch");
+            }
+            List<Entry> stored = log.append(s, ORCHESTRATOR, List.of(entry(a, first, Message.user("1")),
+                    entry(b, a, Message.user("2"))));
+            equal(2, stored.size(), "a valid batch after a failed one");
+        }
+        try (MessageLog log = h.open(scope)) {
+            equal(3, log.load(s, null).size(), "entries after reopening");
+            fails(InvalidInputException.class, "a session of the batch in another session",
+                    () -> log.append(session("other"), ORCHESTRATOR, List.of(entry(id("y"), log.load(s, null).get(0).id(),
+                            Message.user("cross-session parent")))));
+            equal(List.of(), log.load(session("other"), null), "nothing written for the failed batch");
+        }
+    }
+
+    static void uniqueIds(MessageLogHarness h, String scope) {
+        SessionId s = session("unique");
+        try (MessageLog log = h.open(scope)) {
+            EntryId a = id("u");
+            log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("one"))));
+            fails(InvalidInputException.class, "an id that is already stored",
+                    () -> log.append(s, WORKER, List.of(entry(a, null, Message.user("again")))));
+            EntryId b = id("u");
+            fails(InvalidInputException.class, "an id repeated within the batch",
+                    () -> log.append(s, ORCHESTRATOR, List.of(entry(b, a, Message.user("1")), entry(b, a, Message.user("2")))));
+            equal(1, log.load(s, null).size(), "entries after the rejected batches");
+            // The same id in another session is fine.
+            log.append(session("unique-2"), ORCHESTRATOR, List.of(entry(a, null, Message.user("other session"))));
+            equal(1, log.load(session("unique-2"), null).size(), "same id in another session");
+        }
+    }
+
+    static void truncateAfter(MessageLogHarness h, String scope) {
+        SessionId s = session("truncate");
+        try (MessageLog log = h.open(scope)) {
+            EntryId a1 = id("t");
+            EntryId w1 = id("t");
+            EntryId a2 = id("t");
+            EntryId w2 = id("t");
+            log.append(s, ORCHESTRATOR, List.of(entry(a1, null, Message.user("a1"))));
+            log.append(s, WORKER, List.of(entry(w1, null, Message.user("w1"))));
+            log.append(s, ORCHESTRATOR, List.of(entry(a2, a1, Message.user("a2"))));
+            log.append(s, WORKER, List.of(entry(w2, w1, Message.user("w2"))));
+            log.truncateAfter(s, w1);
+            equal(List.of(a1, w1), log.load(s, null).stream().map(Entry::id).toList(), "after truncateAfter(w1)");
+            equal(a1, log.lastEntry(s, ORCHESTRATOR).map(Entry::id).orElse(null), "orchestrator's last entry");
+            fails(NotFoundException.class, "truncating after an entry that does not exist",
+                    () -> log.truncateAfter(s, new EntryId("nope")));
+            long lastSeq = log.load(s, null).get(1).seq();
+            EntryId a3 = id("t");
+            List<Entry> stored = log.append(s, ORCHESTRATOR, List.of(entry(a3, a1, Message.user("a3"))));
+            that(stored.get(0).seq() > lastSeq, "seq keeps increasing after truncation");
+            // The removed id may be used again.
+            log.append(s, WORKER, List.of(entry(w2, w1, Message.user("w2 again"))));
+            equal(4, log.load(s, null).size(), "entries after appending again");
+        }
+        try (MessageLog log = h.open(scope)) {
+            equal(4, log.load(s, null).size(), "truncation is durable");
+        }
+    }
+
+    static void parentsMustExist(MessageLogHarness h, String scope) {
+        SessionId s = session("parents");
+        try (MessageLog log = h.open(scope)) {
+            fails(InvalidInputException.class, "a parent that does not exist",
+                    () -> log.append(s, ORCHESTRATOR, List.of(entry(id("p"), new EntryId("ghost"), Message.user("x")))));
+            EntryId a = id("p");
+            EntryId b = id("p");
+            fails(InvalidInputException.class, "a parent later in the batch",
+                    () -> log.append(s, ORCHESTRATOR, List.of(entry(a, b, Message.user("child")),
+                            entry(b, null, Message.user("parent")))));
+            List<Entry> ok = log.append(s, ORCHESTRATOR, List.of(entry(b, null, Message.user("parent")),
+                    entry(a, b, Message.user("child"))));
+            equal(b, ok.get(1).parentId(), "parent earlier in the batch");
+            EntryId c = id("p");
+            Entry fromWorker = log.append(s, WORKER, List.of(entry(c, a, Message.user("worker child")))).get(0);
+            equal(a, fromWorker.parentId(), "a parent written by another agent of the same session");
+        }
+    }
+
+    static void exactRoundTrip(MessageLogHarness h, String scope) {
+        SessionId s = session("exact");
+        List<NewEntry> batch = new ArrayList<>();
+        EntryId parent = null;
+        for (Message m : Samples.tricky()) {
+            EntryId id = id("e");
+            batch.add(NewEntry.of(id, parent, Instant.parse("2025-12-08T22:41:09.389Z"), m));
+            parent = id;
+        }
+        EntryId root = parent;
+        batch.add(new NewEntry(id("e"), root, null, new EntryPayload.Compaction("summary ✓", batch.get(2).id(), 170251L),
+                new SourceRecord("pi", RawJson.of("{\"details\":{\"files\":[\"a\"]},\"fromHook\":false}"))));
+        batch.add(NewEntry.of(id("e"), null, null, new EntryPayload.Custom("file-history-snapshot",
+                RawJson.of("{\"snapshot\":{\"trackedFileBackups\":{}},\"isSnapshotUpdate\":false}"))));
+        batch.add(NewEntry.of(id("e"), root, null, new EntryPayload.ModelChange("anthropic", "claude-sonnet-4-5")));
+        batch.add(NewEntry.of(id("e"), root, null, new EntryPayload.ThinkingLevelChange("high")));
+        batch.add(NewEntry.of(id("e"), root, null, new EntryPayload.Label(root, null)));
+        batch.add(NewEntry.of(id("e"), root, null, new EntryPayload.BranchSummary(batch.get(1).id(), "left a branch")));
+        batch.add(NewEntry.of(id("e"), root, null, new EntryPayload.SessionName("名前")));
+        Random random = new Random(42);
+        for (int i = 0; i < 30; i++) {
+            EntryId id = id("r");
+            batch.add(NewEntry.of(id, root, null, Samples.random(random)));
+        }
+        try (MessageLog log = h.open(scope)) {
+            List<Entry> stored = log.append(s, ORCHESTRATOR, batch);
+            equal(batch, stored.stream().map(Entry::toNewEntry).toList(), "what append returns");
+        }
+        try (MessageLog log = h.open(scope)) {
+            List<Entry> loaded = log.load(s, null);
+            for (int i = 0; i < batch.size(); i++) {
+                equal(batch.get(i), loaded.get(i).toNewEntry(), "entry " + i + " read back");
+            }
+        }
+    }
+
+    static void freshInstanceReopens(MessageLogHarness h, String scope) {
+        SessionId s = session("reopen");
+        List<Entry> written;
+        try (MessageLog log = h.open(scope)) {
+            EntryId a = id("r");
+            written = new ArrayList<>(log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("1")))));
+            written.addAll(log.append(s, WORKER, List.of(entry(id("r"), a, Message.user("2")))));
+        }
+        try (MessageLog log = h.open(scope)) {
+            equal(written, log.load(s, null), "entries seen by a fresh instance");
+            EntryId next = id("r");
+            Entry more = log.append(s, ORCHESTRATOR, List.of(entry(next, written.get(0).id(), Message.user("3")))).get(0);
+            that(more.seq() > written.get(1).seq(), "seq continues after reopening");
+        }
+        try (MessageLog first = h.open(scope); MessageLog second = h.open(scope)) {
+            first.append(s, ORCHESTRATOR, List.of(entry(id("r"), null, Message.user("from first"))));
+            equal(4, second.load(s, null).size(), "a second open instance reads the first's write immediately");
+        }
+    }
+
+    static void corruptRecordFailsRead(MessageLogHarness h, String scope) {
+        SessionId s = session("corrupt");
+        EntryId victim = id("c");
+        try (MessageLog log = h.open(scope)) {
+            EntryId a = id("c");
+            log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("fine")), entry(victim, a, Message.user("victim"))));
+            log.append(session("bystander"), ORCHESTRATOR, List.of(entry(id("c"), null, Message.user("untouched"))));
+        }
+        h.corruptEntry(scope, s, victim);
+        try (MessageLog log = h.open(scope)) {
+            CorruptRecordException e = fails(CorruptRecordException.class, "loading a damaged entry",
+                    () -> log.load(s, null));
+            that(!e.location().isBlank(), "the error names where the record is");
+            equal(1, log.load(session("bystander"), null).size(), "other sessions still load");
+        }
+    }
+
+    static void catalogPaging(MessageLogHarness h, String scope) {
+        try (MessageLog log = h.open(scope)) {
+            SessionCatalog catalog = log.catalog().orElseThrow(() -> new CapabilityMissing("catalog"));
+            Set<SessionId> all = new HashSet<>();
+            for (int i = 0; i < 7; i++) {
+                SessionId s = session("page-" + i);
+                log.append(s, ORCHESTRATOR, List.of(entry(id("c"), null, Message.user("m"))));
+                all.add(s);
+            }
+            catalog.create(new NewSession(session("created"), "A title", "test:origin", Map.of("k", RawJson.of("[1]"))));
+            all.add(session("created"));
+            List<SessionId> seen = new ArrayList<>();
+            String cursor = null;
+            Instant previous = Instant.MAX;
+            int pages = 0;
+            do {
+                SessionPage page = catalog.list(cursor, 3);
+                that(page.sessions().size() <= 3, "page size within limit");
+                for (SessionInfo info : page.sessions()) {
+                    that(!info.updatedAt().isAfter(previous), "newest activity first");
+                    previous = info.updatedAt();
+                    seen.add(info.id());
+                }
+                cursor = page.nextCursor();
+                that(++pages < 20, "the walk ends");
+            } while (cursor != null);
+            equal(all.size(), seen.size(), "sessions visited");
+            equal(all, new HashSet<>(seen), "every session exactly once");
+            SessionInfo created = catalog.find(session("created")).orElseThrow();
+            equal("A title", created.title(), "title");
+            equal(List.of(session("created")), catalog.findByOrigin("test:origin").stream().map(SessionInfo::id).toList(),
+                    "findByOrigin");
+            equal(Map.of("k", RawJson.of("[1]")), created.metadata(), "metadata");
+            fails(dev.parley.core.AlreadyExistsException.class, "creating an existing session",
+                    () -> catalog.create(NewSession.of(session("created"))));
+            equal(List.of(session("page-0"), session("page-1")), catalog.findByPrefix("page-", 2), "findByPrefix");
+            equal(1L, catalog.find(session("page-3")).orElseThrow().entryCount(), "entry count");
+            equal(1L, catalog.find(session("page-3")).orElseThrow().messageCount(), "message count");
+            fails(InvalidInputException.class, "a damaged cursor", () -> catalog.list("not-a-cursor!", 3));
+            fails(InvalidInputException.class, "a limit of 0", () -> catalog.list(null, 0));
+            that(catalog.delete(session("page-3")), "delete returns true for an existing session");
+            that(!catalog.delete(session("page-3")), "delete returns false the second time");
+            equal(List.of(), log.load(session("page-3"), null), "a deleted session has no entries");
+            that(catalog.find(session("page-3")).isEmpty(), "a deleted session is not in the catalog");
+        }
+    }
+
+    static void usageAccumulates(MessageLogHarness h, String scope) {
+        SessionId s = session("usage");
+        try (MessageLog log = h.open(scope)) {
+            log.append(s, ORCHESTRATOR, List.of(entry(id("u"), null, Message.user("m"))));
+            log.persistUsage(s, ORCHESTRATOR, new Usage(100, 10, 5, 1, 2, new BigDecimal("0.25")));
+            log.persistUsage(s, ORCHESTRATOR, new Usage(1, 2, 3, 4, 5, new BigDecimal("0.5")));
+            log.persistUsage(s, WORKER, Usage.of(7, 8));
+        }
+        try (MessageLog log = h.open(scope)) {
+            equal(new Usage(101, 12, 8, 5, 7, new BigDecimal("0.75")), log.loadUsage(s, ORCHESTRATOR), "orchestrator total");
+            equal(Usage.of(7, 8), log.loadUsage(s, WORKER), "worker total");
+            equal(Usage.ZERO, log.loadUsage(s, new AgentId("nobody")), "an agent with no usage");
+        }
+    }
+
+    static void scopeIsolation(MessageLogHarness h, String scope) {
+        String other = scope + "-other";
+        SessionId s = session("isolated");
+        try {
+            try (MessageLog log = h.open(scope)) {
+                log.append(s, ORCHESTRATOR, List.of(entry(id("i"), null, Message.user("mine"))));
+            }
+            try (MessageLog log = h.open(other)) {
+                equal(List.of(), log.load(s, null), "entries seen from another scope");
+                log.catalog().ifPresent(c -> that(c.find(s).isEmpty(), "session seen in another scope's catalog"));
+            }
+        } finally {
+            h.cleanupScope(other);
+        }
+    }
+
+    static void concurrentAppends(MessageLogHarness h, String scope) throws InterruptedException {
+        SessionId s = session("concurrent");
+        int threads = 4;
+        int perThread = 25;
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        try (MessageLog log = h.open(scope)) {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                AgentId agent = new AgentId("agent-" + t);
+                Thread thread = new Thread(() -> {
+                    try {
+                        start.await();
+                        EntryId parent = null;
+                        for (int i = 0; i < perThread; i++) {
+                            EntryId id = new EntryId(agent.value() + "-" + i);
+                            log.append(s, agent, List.of(entry(id, parent, Message.user(id.value()))));
+                            parent = id;
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                });
+                workers.add(thread);
+                thread.start();
+            }
+            start.countDown();
+            for (Thread t : workers) {
+                t.join();
+            }
+            that(errors.isEmpty(), "appends failed: " + errors);
+            List<Entry> all = log.load(s, null);
+            equal(threads * perThread, all.size(), "entries stored");
+            Set<Long> seqs = new HashSet<>();
+            all.forEach(e -> seqs.add(e.seq()));
+            equal(all.size(), seqs.size(), "distinct seqs");
+            for (int t = 0; t < threads; t++) {
+                List<Entry> mine = log.load(s, new AgentId("agent-" + t));
+                for (int i = 0; i < perThread; i++) {
+                    equal("agent-" + t + "-" + i, mine.get(i).id().value(), "agent " + t + " order");
+                }
+            }
+        }
+    }
+}
