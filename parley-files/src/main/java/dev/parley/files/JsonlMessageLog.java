@@ -1,0 +1,567 @@
+package dev.parley.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.AlreadyExistsException;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.Ids;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.log.AppendCheck;
+import dev.parley.core.log.CatalogCursor;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.log.SessionPage;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.store.StoreOptions;
+import dev.parley.json.EntryCodec;
+import dev.parley.json.Instants;
+import dev.parley.json.Json;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The message log as a directory of JSONL files, one per session: {@code DIR/<session-id>.jsonl} (the layout is
+ * described on {@link SessionFile}). panto's {@code FSJSONLStore}, made safe:
+ * <ul>
+ *   <li>the header is written when the session is created, not lazily;</li>
+ *   <li>every append is one write followed by {@code fdatasync}, and returns only after it;</li>
+ *   <li>each write holds an exclusive lock on the file (shared for reads), across threads and processes;</li>
+ *   <li>a torn tail (an append a crash cut short) is ignored when reading and, on the next write, set aside
+ *       into {@code <file>.torn-<millis>} with a warning, so the next append starts on a fresh line;</li>
+ *   <li>a damaged complete line makes the read fail, naming the file and line;</li>
+ *   <li>an append writes only new lines: its cost does not grow with the session (an in-memory index, refreshed
+ *       incrementally from what other writers appended, answers the id and parent checks).</li>
+ * </ul>
+ * Truncation cuts the file at the end of the kept entry's line (keeping usage records written after it) and writes
+ * a marker so that sequence numbers are never reused.
+ *
+ * <p>The catalog reads session headers; {@code DIR/.parley-catalog-cache.json} caches them keyed by file size and
+ * modification time. It is derived data: delete it at will, it is rebuilt.
+ *
+ * <p>Thread-safe.
+ */
+public final class JsonlMessageLog implements MessageLog, SessionCatalog {
+    private static final System.Logger LOG = System.getLogger(JsonlMessageLog.class.getName());
+    static final String SUFFIX = ".jsonl";
+    static final String CACHE = ".parley-catalog-cache.json";
+
+    private final Path dir;
+    private final StoreOptions options;
+    private final Map<SessionId, SessionFile.Index> indexes = new HashMap<>();
+
+    private JsonlMessageLog(Path dir, StoreOptions options) {
+        this.dir = dir;
+        this.options = options;
+    }
+
+    /**
+     * Opens the store in {@code dir}, creating the directory if needed.
+     *
+     * @throws UnavailableException if the directory cannot be created or is not a directory
+     */
+    public static JsonlMessageLog open(Path dir, StoreOptions options) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        Path absolute = dir.toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(absolute);
+        } catch (IOException e) {
+            throw new UnavailableException("cannot create the store directory " + absolute + ": " + e.getMessage(), e);
+        }
+        return new JsonlMessageLog(absolute, options);
+    }
+
+    /** The store's directory. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The file of a session (which may not exist). */
+    public Path fileOf(SessionId session) {
+        return dir.resolve(session.value() + SUFFIX);
+    }
+
+    // ---- writes ----
+
+    @Override
+    public synchronized List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch) {
+        Objects.requireNonNull(agent, "agent");
+        if (batch.isEmpty()) {
+            AppendCheck.check(session, agent, batch, id -> false);
+            return List.of();
+        }
+        return write(session, null, (channel, index) -> {
+            AppendCheck.check(session, agent, batch, index.lineEnds::containsKey);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            List<Entry> stored = new ArrayList<>(batch.size());
+            long seq = index.highWater;
+            for (int i = 0; i < batch.size(); i++) {
+                NewEntry e = batch.get(i);
+                Entry entry = new Entry(++seq, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
+                out.write(SessionFile.entryLine(entry, i < batch.size() - 1));
+                stored.add(entry);
+            }
+            appendDurably(session, channel, index, out.toByteArray());
+            return stored;
+        });
+    }
+
+    @Override
+    public synchronized void truncateAfter(SessionId session, EntryId entry) {
+        if (!Files.exists(fileOf(session))) {
+            throw new NotFoundException("no entry " + entry + " in session " + session);
+        }
+        write(session, null, (channel, index) -> {
+            Long end = index.lineEnds.get(entry);
+            if (end == null) {
+                throw new NotFoundException("no entry " + entry + " in session " + session);
+            }
+            // Usage totals never decrease: keep the usage records written after the cut.
+            ByteArrayOutputStream kept = new ByteArrayOutputStream();
+            byte[] after = SessionFile.read(channel, end, index.committedEnd);
+            int start = 0;
+            for (int i = 0; i < after.length; i++) {
+                if (after[i] == '\n') {
+                    String text = new String(after, start, i - start, StandardCharsets.UTF_8);
+                    JsonNode record = EntryCodec.parseRecord(text, fileOf(session) + " (after " + entry + ")");
+                    if ("usage".equals(record.path("type").asText())) {
+                        kept.write(after, start, i - start + 1);
+                    }
+                    start = i + 1;
+                }
+            }
+            byte[] marker = SessionFile.truncateLine(entry, index.highWater);
+            channel.truncate(end);
+            ByteArrayOutputStream tail = new ByteArrayOutputStream();
+            tail.write(marker);
+            tail.write(kept.toByteArray());
+            writeFully(channel, ByteBuffer.wrap(tail.toByteArray()), end);
+            channel.force(false);
+            touch(session);
+            indexes.remove(session);
+            return null;
+        });
+    }
+
+    @Override
+    public synchronized void persistUsage(SessionId session, AgentId agent, Usage usage) {
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(usage, "usage");
+        write(session, null, (channel, index) -> {
+            appendDurably(session, channel, index, SessionFile.usageLine(agent, usage));
+            return null;
+        });
+    }
+
+    // ---- reads ----
+
+    @Override
+    public synchronized List<Entry> load(SessionId session, @Nullable AgentId agent) {
+        List<Entry> all = read(session, (channel, size) -> {
+            SessionFile.Index fresh = new SessionFile.Index();
+            List<Entry> entries = new ArrayList<>();
+            SessionFile.scan(fileOf(session), session, SessionFile.read(channel, 0, size), fresh, entries);
+            warnTorn(session, fresh, size);
+            indexes.put(session, fresh);
+            return entries;
+        }, List.of());
+        return agent == null ? all : all.stream().filter(e -> e.agentId().equals(agent)).toList();
+    }
+
+    @Override
+    public synchronized Optional<Entry> lastEntry(SessionId session, AgentId agent) {
+        return read(session, (channel, size) -> Optional.ofNullable(refresh(session, channel, size).lastByAgent.get(agent)),
+                Optional.empty());
+    }
+
+    @Override
+    public synchronized Usage loadUsage(SessionId session, AgentId agent) {
+        return read(session, (channel, size) -> refresh(session, channel, size).usage.getOrDefault(agent, Usage.ZERO),
+                Usage.ZERO);
+    }
+
+    @Override
+    public Optional<SessionCatalog> catalog() {
+        return Optional.of(this);
+    }
+
+    @Override
+    public void close() {
+        // Files are opened per operation; nothing is held between calls.
+    }
+
+    // ---- catalog ----
+
+    @Override
+    public synchronized SessionInfo create(NewSession session) {
+        write(session.id(), session, (channel, index) -> null);
+        return find(session.id()).orElseThrow();
+    }
+
+    @Override
+    public synchronized Optional<SessionInfo> find(SessionId session) {
+        Path file = fileOf(session);
+        return read(session, (channel, size) -> {
+            SessionFile.Index index = refresh(session, channel, size);
+            return index.header == null ? Optional.<SessionInfo>empty()
+                    : Optional.of(SessionFile.info(index, modified(file)));
+        }, Optional.empty());
+    }
+
+    @Override
+    public synchronized SessionPage list(@Nullable String cursor, int limit) {
+        CatalogCursor.checkLimit(limit);
+        CatalogCursor.decode(cursor);
+        List<SessionInfo> all = new ArrayList<>(allSessions());
+        all.sort(CatalogCursor.ORDER);
+        return CatalogCursor.page(all, cursor, limit);
+    }
+
+    @Override
+    public synchronized List<SessionInfo> findByOrigin(String origin) {
+        return allSessions().stream().filter(i -> origin.equals(i.origin()))
+                .sorted(java.util.Comparator.comparing(SessionInfo::createdAt).thenComparing(SessionInfo::id))
+                .toList();
+    }
+
+    @Override
+    public synchronized List<SessionId> findByPrefix(String prefix, int max) {
+        if (max < 1) {
+            throw new InvalidInputException("max must be positive");
+        }
+        return sessionFiles().stream().filter(id -> id.value().startsWith(prefix)).sorted().limit(max).toList();
+    }
+
+    @Override
+    public synchronized boolean delete(SessionId session) {
+        Path file = fileOf(session);
+        if (!Files.exists(file)) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            boolean existed = FileLocks.with(file, channel, false, () -> Files.deleteIfExists(file));
+            try (Stream<Path> sidecars = Files.list(dir)) {
+                for (Path p : sidecars.filter(p -> p.getFileName().toString().startsWith(session.value() + SUFFIX + "."))
+                        .toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+            syncDirectory();
+            indexes.remove(session);
+            return existed;
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot delete " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---- internals ----
+
+    private interface WriteWork<T> {
+        T run(FileChannel channel, SessionFile.Index index) throws IOException;
+    }
+
+    private interface ReadWork<T> {
+        T run(FileChannel channel, long size) throws IOException;
+    }
+
+    /**
+     * Runs a write under the file's exclusive lock, after creating the file and its header if needed and setting a
+     * torn tail aside. With {@code create} non-null the call is a catalog create: it fails if the header exists.
+     */
+    private <T> T write(SessionId session, @Nullable NewSession create, WriteWork<T> work) {
+        Path file = fileOf(session);
+        try {
+            boolean existed = Files.exists(file);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                if (!existed) {
+                    syncDirectory();
+                }
+                return FileLocks.with(file, channel, false, () -> {
+                    long size = channel.size();
+                    SessionFile.Index index = refresh(session, channel, size);
+                    if (index.hasTornTail(size)) {
+                        setAside(session, channel, index, size);
+                    }
+                    if (index.header == null) {
+                        NewSession s = create != null ? create : NewSession.of(session);
+                        SessionFile.Header header = new SessionFile.Header(session, options.clock().instant(), s.title(),
+                                s.origin(), s.metadata());
+                        appendDurably(session, channel, index, SessionFile.headerLine(header));
+                    } else if (create != null) {
+                        throw new AlreadyExistsException("session " + session + " already exists");
+                    }
+                    return work.run(channel, index);
+                });
+            }
+        } catch (IOException e) {
+            throw new UnavailableException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private <T> T read(SessionId session, ReadWork<T> work, T absent) {
+        Path file = fileOf(session);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return FileLocks.with(file, channel, true, () -> work.run(channel, channel.size()));
+        } catch (NoSuchFileException e) {
+            return absent;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Brings the cached index of a session up to date with the file, reading only what is new. */
+    private SessionFile.Index refresh(SessionId session, FileChannel channel, long size) throws IOException {
+        SessionFile.Index index = indexes.get(session);
+        if (index != null && !stillValid(index, channel, size)) {
+            index = null;
+        }
+        if (index == null) {
+            index = new SessionFile.Index();
+        }
+        if (size > index.examined) {
+            SessionFile.scan(fileOf(session), session, SessionFile.read(channel, index.examined, size), index, null);
+        }
+        indexes.put(session, index);
+        return index;
+    }
+
+    /** Whether the file still holds what the index read (another process may have truncated it). */
+    private static boolean stillValid(SessionFile.Index index, FileChannel channel, long size) throws IOException {
+        if (size < index.committedEnd) {
+            return false;
+        }
+        if (index.lastLineStart < 0) {
+            return true;
+        }
+        byte[] now = SessionFile.read(channel, index.lastLineStart, index.lastLineStart + index.lastLine.length);
+        return java.util.Arrays.equals(now, index.lastLine);
+    }
+
+    private void appendDurably(SessionId session, FileChannel channel, SessionFile.Index index, byte[] bytes)
+            throws IOException {
+        writeFully(channel, ByteBuffer.wrap(bytes), index.committedEnd);
+        channel.force(false);
+        touch(session);
+        refresh(session, channel, channel.size());
+    }
+
+    private static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+        long at = position;
+        while (buffer.hasRemaining()) {
+            at += channel.write(buffer, at);
+        }
+    }
+
+    private void setAside(SessionId session, FileChannel channel, SessionFile.Index index, long size) throws IOException {
+        byte[] torn = SessionFile.read(channel, index.committedEnd, size);
+        Path sidecar = dir.resolve(session.value() + SUFFIX + ".torn-" + options.clock().millis());
+        int n = 0;
+        while (Files.exists(sidecar)) {
+            sidecar = dir.resolve(session.value() + SUFFIX + ".torn-" + options.clock().millis() + "-" + (++n));
+        }
+        try (FileChannel out = FileChannel.open(sidecar, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            writeFully(out, ByteBuffer.wrap(torn), 0);
+            out.force(true);
+        }
+        channel.truncate(index.committedEnd);
+        channel.force(true);
+        syncDirectory();
+        LOG.log(System.Logger.Level.WARNING, "set aside " + torn.length + " bytes of an unfinished append at the end of "
+                + fileOf(session) + " into " + sidecar.getFileName() + "; the next append starts on a fresh line");
+    }
+
+    private void warnTorn(SessionId session, SessionFile.Index index, long size) {
+        if (index.hasTornTail(size)) {
+            LOG.log(System.Logger.Level.WARNING, "ignoring " + (size - index.committedEnd)
+                    + " bytes of an unfinished append at the end of " + fileOf(session));
+        }
+    }
+
+    private void touch(SessionId session) {
+        try {
+            Files.setLastModifiedTime(fileOf(session), FileTime.from(options.clock().instant()));
+        } catch (IOException e) {
+            throw new UnavailableException("cannot stamp " + fileOf(session) + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Instant modified(Path file) throws IOException {
+        return Files.getLastModifiedTime(file).toInstant();
+    }
+
+    private void syncDirectory() {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            throw new UnavailableException("cannot sync the directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private List<SessionId> sessionFiles() {
+        try (Stream<Path> files = Files.list(dir)) {
+            List<SessionId> out = new ArrayList<>();
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(SUFFIX)) {
+                    String id = name.substring(0, name.length() - SUFFIX.length());
+                    if (Ids.isValid(id)) {
+                        out.add(new SessionId(id));
+                    }
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Every session's catalog view, from the cache where the file is unchanged. */
+    private List<SessionInfo> allSessions() {
+        Map<String, JsonNode> cached = readCache();
+        ObjectNode updated = Json.object();
+        boolean changed = false;
+        List<SessionInfo> out = new ArrayList<>();
+        for (SessionId id : sessionFiles()) {
+            Path file = fileOf(id);
+            long size;
+            long mtime;
+            try {
+                size = Files.size(file);
+                mtime = Files.getLastModifiedTime(file).toMillis();
+            } catch (NoSuchFileException e) {
+                continue;
+            } catch (IOException e) {
+                throw new UnavailableException("cannot stat " + file + ": " + e.getMessage(), e);
+            }
+            JsonNode hit = cached.get(id.value());
+            SessionInfo info = null;
+            if (hit != null && hit.path("size").asLong(-1) == size && hit.path("mtime").asLong(-1) == mtime) {
+                info = fromCache(id, hit);
+            }
+            if (info == null) {
+                info = find(id).orElse(null);
+                changed = true;
+            }
+            if (info == null) {
+                continue;
+            }
+            out.add(info);
+            updated.set(id.value(), toCache(info, size, mtime));
+        }
+        if (changed || updated.size() != cached.size()) {
+            writeCache(updated);
+        }
+        return out;
+    }
+
+    private Map<String, JsonNode> readCache() {
+        Path cache = dir.resolve(CACHE);
+        Map<String, JsonNode> out = new HashMap<>();
+        try {
+            JsonNode root = Json.parse(Files.readString(cache));
+            if (root.path("version").asInt() == 1 && root.path("sessions").isObject()) {
+                Iterator<Map.Entry<String, JsonNode>> it = root.get("sessions").fields();
+                while (it.hasNext()) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    out.put(e.getKey(), e.getValue());
+                }
+            }
+        } catch (NoSuchFileException e) {
+            // no cache yet
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "ignoring an unreadable catalog cache " + cache + ": " + e);
+        }
+        return out;
+    }
+
+    private void writeCache(ObjectNode sessions) {
+        ObjectNode root = Json.object();
+        root.put("version", 1);
+        root.set("sessions", sessions);
+        Path cache = dir.resolve(CACHE);
+        Path tmp = dir.resolve(CACHE + ".tmp-" + ProcessHandle.current().pid());
+        try {
+            Files.writeString(tmp, Json.write(root));
+            try {
+                Files.move(tmp, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, cache, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            // The cache is an optimisation; failing to write it loses nothing.
+            LOG.log(System.Logger.Level.DEBUG, "cannot write the catalog cache " + cache + ": " + e);
+        }
+    }
+
+    private static ObjectNode toCache(SessionInfo info, long size, long mtime) {
+        ObjectNode o = Json.object();
+        o.put("size", size);
+        o.put("mtime", mtime);
+        o.put("createdAt", Instants.format(info.createdAt()));
+        o.put("updatedAt", Instants.format(info.updatedAt()));
+        if (info.title() != null) {
+            o.put("title", info.title());
+        }
+        if (info.origin() != null) {
+            o.put("origin", info.origin());
+        }
+        o.put("entries", info.entryCount());
+        o.put("messages", info.messageCount());
+        o.set("metadata", EntryCodec.encodeRawMap(info.metadata()));
+        return o;
+    }
+
+    private static @Nullable SessionInfo fromCache(SessionId id, JsonNode o) {
+        try {
+            Instant created = Instants.parseOrNull(o.path("createdAt").asText());
+            Instant updated = Instants.parseOrNull(o.path("updatedAt").asText());
+            if (created == null || updated == null) {
+                return null;
+            }
+            Map<String, RawJson> metadata = EntryCodec.decodeRawMap(o.path("metadata"), CACHE);
+            return new SessionInfo(id, created, updated, o.hasNonNull("title") ? o.get("title").asText() : null,
+                    o.hasNonNull("origin") ? o.get("origin").asText() : null, o.path("entries").asLong(),
+                    o.path("messages").asLong(), metadata);
+        } catch (CorruptRecordException | InvalidInputException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "jsonl:" + dir;
+    }
+}

@@ -1,0 +1,293 @@
+package dev.parley.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Usage;
+import dev.parley.json.EntryCodec;
+import dev.parley.json.Instants;
+import dev.parley.json.Json;
+import dev.parley.json.StrictObject;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The layout of one session file and the index built by reading it.
+ *
+ * <p>Every line is one JSON record with a {@code type}:
+ * <ul>
+ *   <li>{@code session} — the header, always line 1: {@code id}, {@code version}, {@code createdAt}, and the
+ *       optional {@code title}, {@code origin}, {@code metadata};</li>
+ *   <li>{@code entry} — one entry in canonical JSON ({@link EntryCodec}); every line of a multi-entry batch but the
+ *       last carries {@code "more":true}, so a batch cut short by a crash is recognisable and ignored whole;</li>
+ *   <li>{@code usage} — usage to add to an agent's total: {@code agent}, {@code usage};</li>
+ *   <li>{@code truncate} — written after a truncation: {@code after} (the kept entry) and {@code highWater}, the
+ *       highest seq ever assigned, so that seqs are never reused.</li>
+ * </ul>
+ * The <em>committed</em> part of a file ends after its last complete record (a line ending in a newline that does
+ * not leave a batch open). Anything after it is a torn tail: an append that never finished, hence never
+ * acknowledged.
+ */
+final class SessionFile {
+    static final int VERSION = 1;
+    private static final Set<String> HEADER_KEYS = Set.of("type", "version", "id", "createdAt", "title", "origin",
+            "metadata");
+
+    /** The header line's content. */
+    record Header(SessionId id, Instant createdAt, @Nullable String title, @Nullable String origin,
+                  Map<String, RawJson> metadata) {}
+
+    /** What reading a file (or its new part) established. */
+    static final class Index {
+        @Nullable Header header;
+        long examined;
+        long committedEnd;
+        long lastLineStart = -1;
+        byte[] lastLine = new byte[0];
+        int committedLines;
+        long highWater;
+        long entries;
+        long messages;
+        final Map<EntryId, Long> lineEnds = new HashMap<>();
+        final Map<AgentId, Entry> lastByAgent = new HashMap<>();
+        final Map<AgentId, Usage> usage = new LinkedHashMap<>();
+
+        boolean hasTornTail(long size) {
+            return size > committedEnd;
+        }
+    }
+
+    private SessionFile() {}
+
+    static byte[] headerLine(Header h) {
+        ObjectNode o = Json.object();
+        o.put("type", "session");
+        o.put("version", VERSION);
+        o.put("id", h.id().value());
+        o.put("createdAt", Instants.format(h.createdAt()));
+        if (h.title() != null) {
+            o.put("title", h.title());
+        }
+        if (h.origin() != null) {
+            o.put("origin", h.origin());
+        }
+        if (!h.metadata().isEmpty()) {
+            o.set("metadata", EntryCodec.encodeRawMap(h.metadata()));
+        }
+        return line(o);
+    }
+
+    static byte[] entryLine(Entry e, boolean more) {
+        ObjectNode body = EntryCodec.encode(e);
+        ObjectNode o = Json.object();
+        o.put("type", "entry");
+        o.setAll(body);
+        if (more) {
+            o.put("more", true);
+        }
+        return line(o);
+    }
+
+    static byte[] usageLine(AgentId agent, Usage usage) {
+        ObjectNode o = Json.object();
+        o.put("type", "usage");
+        o.put("agent", agent.value());
+        o.set("usage", EntryCodec.encodeUsage(usage));
+        return line(o);
+    }
+
+    static byte[] truncateLine(EntryId after, long highWater) {
+        ObjectNode o = Json.object();
+        o.put("type", "truncate");
+        o.put("after", after.value());
+        o.put("highWater", highWater);
+        return line(o);
+    }
+
+    private static byte[] line(ObjectNode o) {
+        byte[] json = Json.write(o).getBytes(StandardCharsets.UTF_8);
+        byte[] out = Arrays.copyOf(json, json.length + 1);
+        out[json.length] = '\n';
+        return out;
+    }
+
+    /** Reads {@code [from, size)} of the channel. */
+    static byte[] read(FileChannel channel, long from, long size) throws IOException {
+        long length = size - from;
+        if (length > Integer.MAX_VALUE - 16) {
+            throw new IOException("session file region too large to read at once: " + length + " bytes");
+        }
+        ByteBuffer buffer = ByteBuffer.allocate((int) length);
+        long position = from;
+        while (buffer.hasRemaining()) {
+            int n = channel.read(buffer, position);
+            if (n < 0) {
+                break;
+            }
+            position += n;
+        }
+        return Arrays.copyOf(buffer.array(), buffer.position());
+    }
+
+    /**
+     * Reads the records of {@code data} (the file's bytes from {@code index.examined}) into the index, and the
+     * committed entries into {@code entriesOut} when it is not null.
+     *
+     * @throws CorruptRecordException naming file and line for a complete line that is not a valid record
+     */
+    static void scan(Path path, SessionId expected, byte[] data, Index index, @Nullable List<Entry> entriesOut) {
+        long base = index.examined;
+        int line = index.committedLines;
+        List<Entry> pending = new ArrayList<>();
+        long pendingStart = -1;
+        int start = 0;
+        for (int i = 0; i < data.length; i++) {
+            if (data[i] != '\n') {
+                continue;
+            }
+            line++;
+            String location = path + ":" + line;
+            String text = new String(data, start, i - start, StandardCharsets.UTF_8);
+            JsonNode node = EntryCodec.parseRecord(text, location);
+            StrictObject record = StrictObject.of(node, location);
+            String type = record.string("type");
+            long lineStart = base + start;
+            boolean closesRecord = true;
+            if (index.header == null) {
+                if (!type.equals("session")) {
+                    throw new CorruptRecordException(location, "the first line is not a session header");
+                }
+                index.header = parseHeader(record, expected);
+            } else {
+                switch (type) {
+                    case "entry" -> {
+                        boolean more = record.bool("more", false);
+                        ObjectNode body = record.node().deepCopy();
+                        body.remove("type");
+                        body.remove("more");
+                        Entry entry = EntryCodec.decode(body, location);
+                        if (entry.seq() <= index.highWater || !pending.isEmpty() && entry.seq() <= pending.get(pending.size() - 1).seq()) {
+                            throw new CorruptRecordException(location, "seq " + entry.seq() + " does not increase");
+                        }
+                        if (pending.isEmpty()) {
+                            pendingStart = lineStart;
+                        }
+                        pending.add(entry);
+                        if (more) {
+                            closesRecord = false;
+                        } else {
+                            long end = base + i + 1;
+                            for (Entry e : pending) {
+                                commitEntry(index, e, end, location);
+                                if (entriesOut != null) {
+                                    entriesOut.add(e);
+                                }
+                            }
+                            pending.clear();
+                        }
+                    }
+                    case "usage" -> {
+                        requireNoOpenBatch(pending, location);
+                        Usage usage = EntryCodec.decodeUsage(record.required("usage"), location);
+                        AgentId agent = agent(record.string("agent"), location);
+                        index.usage.merge(agent, usage, Usage::plus);
+                    }
+                    case "truncate" -> {
+                        requireNoOpenBatch(pending, location);
+                        index.highWater = Math.max(index.highWater, record.longValue("highWater"));
+                    }
+                    default -> throw new CorruptRecordException(location, "unknown record type '" + type + "'");
+                }
+            }
+            if (closesRecord) {
+                index.committedEnd = base + i + 1;
+                index.committedLines = line;
+                index.lastLineStart = lineStart;
+                index.lastLine = Arrays.copyOfRange(data, start, i + 1);
+            }
+            start = i + 1;
+        }
+        index.examined = index.committedEnd;
+        if (pendingStart >= 0 && !pending.isEmpty()) {
+            // an open batch at the end: not committed
+            index.examined = index.committedEnd;
+        }
+    }
+
+    private static void requireNoOpenBatch(List<Entry> pending, String location) {
+        if (!pending.isEmpty()) {
+            throw new CorruptRecordException(location, "a batch is left open before this record");
+        }
+    }
+
+    private static void commitEntry(Index index, Entry e, long lineEnd, String location) {
+        if (index.lineEnds.containsKey(e.id())) {
+            throw new CorruptRecordException(location, "entry id " + e.id() + " appears twice");
+        }
+        if (e.parentId() != null && !index.lineEnds.containsKey(e.parentId())) {
+            throw new CorruptRecordException(location, "parent " + e.parentId() + " is not an earlier entry");
+        }
+        index.lineEnds.put(e.id(), lineEnd);
+        index.lastByAgent.put(e.agentId(), e);
+        index.highWater = Math.max(index.highWater, e.seq());
+        index.entries++;
+        if (e.payload() instanceof Message) {
+            index.messages++;
+        }
+    }
+
+    private static AgentId agent(String value, String location) {
+        try {
+            return new AgentId(value);
+        } catch (InvalidInputException e) {
+            throw new CorruptRecordException(location, e.getMessage(), e);
+        }
+    }
+
+    private static Header parseHeader(StrictObject o, SessionId expected) {
+        o.allowOnly(HEADER_KEYS);
+        long version = o.longValue("version");
+        if (version != VERSION) {
+            throw o.fail("unsupported session file version " + version + " (this Parley reads " + VERSION + ")");
+        }
+        String id = o.string("id");
+        if (!id.equals(expected.value())) {
+            throw o.fail("the header names session " + id + " but the file is named for " + expected);
+        }
+        Map<String, RawJson> metadata = o.has("metadata")
+                ? EntryCodec.decodeRawMap(o.required("metadata"), o.location() + " metadata") : Map.of();
+        return new Header(expected, o.instant("createdAt"), o.optionalString("title"), o.optionalString("origin"),
+                metadata);
+    }
+
+    /** The catalog view of an indexed file. */
+    static SessionInfo info(Index index, Instant updatedAt) {
+        Header h = index.header;
+        if (h == null) {
+            throw new IllegalStateException("no header indexed");
+        }
+        Instant updated = updatedAt.isBefore(h.createdAt()) ? h.createdAt() : updatedAt;
+        return new SessionInfo(h.id(), h.createdAt(), updated, h.title(), h.origin(), index.entries, index.messages,
+                h.metadata());
+    }
+}

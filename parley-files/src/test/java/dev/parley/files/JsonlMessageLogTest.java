@@ -1,0 +1,123 @@
+package dev.parley.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.SessionId;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.store.StoreOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JsonlMessageLogTest {
+    static final SessionId S = new SessionId("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+    static final AgentId A = AgentId.MAIN;
+
+    @TempDir
+    Path dir;
+
+    JsonlMessageLog open() {
+        return JsonlMessageLog.open(dir, StoreOptions.defaults());
+    }
+
+    static NewEntry entry(String id, String parent, String text) {
+        return NewEntry.of(new EntryId(id), parent == null ? null : new EntryId(parent), null, Message.user(text));
+    }
+
+    @Test
+    void append_writesHeaderThenOneLinePerEntry() throws IOException {
+        try (JsonlMessageLog log = open()) {
+            log.append(S, A, List.of(entry("a", null, "one"), entry("b", "a", "two")));
+        }
+        List<String> lines = Files.readAllLines(dir.resolve(S.value() + ".jsonl"));
+        assertThat(lines).hasSize(3);
+        assertThat(lines.get(0)).startsWith("{\"type\":\"session\",\"version\":1,\"id\":\"" + S.value() + "\"");
+        assertThat(lines.get(1)).contains("\"id\":\"a\"").contains("\"more\":true");
+        assertThat(lines.get(2)).contains("\"id\":\"b\"").doesNotContain("\"more\"");
+    }
+
+    @Test
+    void tornLastLine_isIgnoredOnReadAndSetAsideOnNextAppend() throws IOException {
+        try (JsonlMessageLog log = open()) {
+            log.append(S, A, List.of(entry("a", null, "kept")));
+        }
+        Path file = dir.resolve(S.value() + ".jsonl");
+        String torn = "{\"type\":\"entry\",\"seq\":2,\"id\":\"b\",\"paren";
+        Files.writeString(file, torn, StandardOpenOption.APPEND);
+        try (JsonlMessageLog log = open()) {
+            assertThat(log.load(S, null)).extracting(e -> e.id().value()).containsExactly("a");
+            log.append(S, A, List.of(entry("c", "a", "after the crash")));
+            assertThat(log.load(S, null)).extracting(e -> e.id().value()).containsExactly("a", "c");
+        }
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSize(3).allSatisfy(l -> assertThat(l).startsWith("{\"type\":"));
+        try (Stream<Path> files = Files.list(dir)) {
+            Path sidecar = files.filter(p -> p.getFileName().toString().contains(".torn-")).findFirst().orElseThrow();
+            assertThat(Files.readString(sidecar)).isEqualTo(torn);
+        }
+    }
+
+    @Test
+    void unfinishedBatch_isIgnoredWhole() throws IOException {
+        try (JsonlMessageLog log = open()) {
+            log.append(S, A, List.of(entry("a", null, "kept")));
+            log.append(S, A, List.of(entry("b", "a", "1"), entry("c", "b", "2"), entry("d", "c", "3")));
+        }
+        Path file = dir.resolve(S.value() + ".jsonl");
+        List<String> lines = Files.readAllLines(file);
+        // A crash after two of the three lines of the batch reached the file.
+        Files.writeString(file, String.join("\n", lines.subList(0, 4)) + "\n");
+        try (JsonlMessageLog log = open()) {
+            assertThat(log.load(S, null)).extracting(e -> e.id().value()).containsExactly("a");
+            Entry next = log.append(S, A, List.of(entry("b", "a", "retried"))).get(0);
+            assertThat(next.seq()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void corruptLineInTheMiddle_failsTheReadNamingFileAndLine() throws IOException {
+        try (JsonlMessageLog log = open()) {
+            log.append(S, A, List.of(entry("a", null, "1")));
+            log.append(S, A, List.of(entry("b", "a", "2")));
+            log.append(S, A, List.of(entry("c", "b", "3")));
+        }
+        Path file = dir.resolve(S.value() + ".jsonl");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(file));
+        lines.set(2, "{\"type\":\"entry\", not json");
+        Files.write(file, lines, StandardCharsets.UTF_8);
+        try (JsonlMessageLog log = open()) {
+            assertThatThrownBy(() -> log.load(S, null))
+                    .isInstanceOf(CorruptRecordException.class)
+                    .hasMessageContaining(file + ":3");
+            assertThatThrownBy(() -> log.append(S, A, List.of(entry("d", "c", "4"))))
+                    .isInstanceOf(CorruptRecordException.class);
+        }
+        assertThat(Files.readAllLines(file)).hasSize(4);
+    }
+
+    @Test
+    void appendFromAnotherInstance_isSeenByTheIndexWithoutRereadingEverything() {
+        try (JsonlMessageLog first = open(); JsonlMessageLog second = open()) {
+            first.append(S, A, List.of(entry("a", null, "1")));
+            assertThat(second.lastEntry(S, A)).map(e -> e.id().value()).contains("a");
+            first.append(S, A, List.of(entry("b", "a", "2")));
+            assertThat(second.lastEntry(S, A)).map(e -> e.id().value()).contains("b");
+            first.truncateAfter(S, new EntryId("a"));
+            assertThat(second.lastEntry(S, A)).map(e -> e.id().value()).contains("a");
+            Entry c = second.append(S, A, List.of(entry("c", "a", "3"))).get(0);
+            assertThat(c.seq()).as("seqs are not reused after truncation").isEqualTo(3);
+        }
+    }
+}
