@@ -1,0 +1,65 @@
+package dev.parley.cli;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.formats.Exporter;
+import dev.parley.formats.Format;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code parley export SESSION --format F}: writes a session in a transcript format. */
+@Command(name = "export", description = {"Write a session in a transcript format.",
+        "Entries imported from that format come back exactly as they were read."})
+final class ExportCommand implements Callable<Integer> {
+    @ParentCommand
+    ParleyCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SESSION", description = "A session id or a unique prefix of one.")
+    String session;
+
+    @Option(names = "--format", required = true, paramLabel = "FORMAT",
+            description = "parley, claude-code, pi, openai-chat or anthropic-messages.")
+    String format;
+
+    @Option(names = "--agent", paramLabel = "AGENT", description = "The agent to export (default: the only one, or main).")
+    String agent;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.")
+    Path output;
+
+    @Override
+    public Integer call() {
+        Format f = Format.of(format);
+        SessionId id = root.resolveSession(session);
+        String text = new Exporter(root.log()).export(id, f, agent == null ? null : new AgentId(agent));
+        if (output == null) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(text);
+            out.flush();
+        } else {
+            try {
+                Path tmp = output.resolveSibling(output.getFileName() + ".tmp");
+                Files.writeString(tmp, text, StandardCharsets.UTF_8);
+                Files.move(tmp, output, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new UnavailableException("cannot write " + output + ": " + e.getMessage(), e);
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,150 @@
+package dev.parley.cli;
+
+import dev.parley.core.ErrorCode;
+import dev.parley.core.Ids;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.ParleyException;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnsupportedException;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.store.StoreOptions;
+import dev.parley.core.store.Stores;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code parley} command. Every subcommand takes {@code --store URI} (before or after the subcommand's name);
+ * without it the embedded default store is used ({@code sqlite:$PARLEY_HOME/parley.db}).
+ *
+ * <p>Exit codes: 0 success; 1 an unexpected internal error; 2 invalid input or usage; otherwise the
+ * {@link ErrorCode#exitCode()} of the error (3 not found, 4 already exists, 6 corrupt record, 7 unavailable…).
+ */
+@Command(name = "parley", mixinStandardHelpOptions = true, versionProvider = ParleyCommand.Version.class,
+        description = "Durable, pluggable conversation sessions for LLM agents.",
+        subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class,
+                ExportCommand.class, DeleteCommand.class, CommandLine.HelpCommand.class})
+public final class ParleyCommand implements Callable<Integer> {
+
+    @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "URI",
+            description = "The store: sqlite:PATH, jsonl:DIR, memory:, null: (default: ${DEFAULT-VALUE}).",
+            defaultValue = "${sys:parley.store:-__DEFAULT__}")
+    String store;
+
+    private @Nullable MessageLog log;
+
+    @Override
+    public Integer call() {
+        new CommandLine(this).usage(System.out);
+        return 0;
+    }
+
+    /** The store URI in use. */
+    String storeUri() {
+        return store == null || store.equals("__DEFAULT__") ? Stores.defaultUri() : store;
+    }
+
+    /** The store, opened on first use and closed when the command ends. */
+    MessageLog log() {
+        if (log == null) {
+            log = Stores.open(storeUri(), StoreOptions.defaults());
+        }
+        return log;
+    }
+
+    /** The store's catalog. @throws UnsupportedException for the null store */
+    SessionCatalog catalog() {
+        return log().catalog().orElseThrow(() -> new UnsupportedException("the store " + storeUri()
+                + " keeps no sessions"));
+    }
+
+    /**
+     * A session named by its full id or a unique prefix of it.
+     *
+     * @throws NotFoundException if nothing matches
+     * @throws InvalidInputException if the prefix is ambiguous or cannot be an id
+     */
+    SessionId resolveSession(String text) {
+        SessionCatalog catalog = catalog();
+        if (Ids.isValid(text) && catalog.find(new SessionId(text)).isPresent()) {
+            return new SessionId(text);
+        }
+        if (text.isEmpty() || !text.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '.' || c == '_'
+                || c == '-')) {
+            throw new InvalidInputException("'" + text + "' is not a session id");
+        }
+        List<SessionId> matches = catalog.findByPrefix(text, 6);
+        if (matches.isEmpty()) {
+            throw new NotFoundException("no session " + text + " in " + storeUri());
+        }
+        if (matches.size() > 1) {
+            throw new InvalidInputException("'" + text + "' matches several sessions: " + matches
+                    + (matches.size() > 5 ? " …" : "") + "; give more of the id");
+        }
+        return matches.get(0);
+    }
+
+    void closeStore() {
+        if (log != null) {
+            log.close();
+            log = null;
+        }
+    }
+
+    /** Runs the command line and returns the exit code. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        ParleyCommand root = new ParleyCommand();
+        CommandLine cli = new CommandLine(root);
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            commandLine.getErr().println("parley: " + message(ex));
+            if (System.getenv("PARLEY_DEBUG") != null) {
+                ex.printStackTrace(commandLine.getErr());
+            }
+            return ex instanceof ParleyException p ? p.code().exitCode() : 1;
+        });
+        try {
+            return cli.execute(args);
+        } finally {
+            try {
+                root.closeStore();
+            } catch (RuntimeException e) {
+                err.println("parley: closing the store failed: " + e.getMessage());
+            }
+            out.flush();
+            err.flush();
+        }
+    }
+
+    private static String message(Throwable ex) {
+        if (ex instanceof ParleyException) {
+            return ex.getMessage();
+        }
+        return ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage());
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out,
+                java.nio.charset.StandardCharsets.UTF_8), false);
+        PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err,
+                java.nio.charset.StandardCharsets.UTF_8), true);
+        System.exit(run(args, out, err));
+    }
+
+    /** Reports the version from the jar manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = ParleyCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"parley " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

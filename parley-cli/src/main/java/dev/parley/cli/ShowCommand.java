@@ -1,0 +1,199 @@
+package dev.parley.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.ConversationBuilder;
+import dev.parley.core.conversation.ConversationItem;
+import dev.parley.core.conversation.ConversationOptions;
+import dev.parley.core.conversation.LoadedConversation;
+import dev.parley.core.conversation.Repair;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Role;
+import dev.parley.formats.Exporter;
+import dev.parley.json.EntryCodec;
+import dev.parley.json.Instants;
+import dev.parley.json.Json;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code parley show SESSION}: the active conversation, readable or as JSON. */
+@Command(name = "show", description = {"Show a session's active conversation: the path from the root (or the latest",
+        "compaction) to the active leaf, and the dangling user prompt if the log ends with one."})
+final class ShowCommand implements Callable<Integer> {
+    static final int TOOL_LINES = 12;
+
+    @ParentCommand
+    ParleyCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SESSION", description = "A session id or a unique prefix of one.")
+    String session;
+
+    @Option(names = "--agent", paramLabel = "AGENT", description = "Whose conversation (default: the only agent, or main).")
+    String agent;
+
+    @Option(names = "--leaf", paramLabel = "ENTRY", description = "End the conversation at this entry (another branch).")
+    String leaf;
+
+    @Option(names = "--json", description = "Print the conversation as JSON, with the dangling user prompt.")
+    boolean json;
+
+    @Option(names = "--full", description = "Print tool results and thinking in full instead of folded.")
+    boolean full;
+
+    @Override
+    public Integer call() {
+        SessionId id = root.resolveSession(session);
+        List<Entry> entries = root.log().load(id, null);
+        AgentId a = Exporter.resolve(agent == null ? null : new AgentId(agent), ConversationBuilder.agents(entries), id);
+        ConversationOptions options = ConversationOptions.AS_WRITTEN.withLeaf(leaf == null ? null : new EntryId(leaf));
+        LoadedConversation c = ConversationBuilder.build(id, entries, a, options);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(toJson(c, a)));
+        } else {
+            printText(out, c, a);
+        }
+        return 0;
+    }
+
+    static ObjectNode toJson(LoadedConversation c, AgentId agent) {
+        ObjectNode o = Json.object();
+        o.put("session", c.session().value());
+        o.put("agent", agent.value());
+        putId(o, "leaf", c.leaf());
+        if (c.activeModel() != null) {
+            ObjectNode m = o.putObject("activeModel");
+            m.put("provider", c.activeModel().provider());
+            m.put("model", c.activeModel().model());
+        } else {
+            o.putNull("activeModel");
+        }
+        o.put("messageCount", c.items().size());
+        ArrayNode messages = o.putArray("messages");
+        for (ConversationItem item : c.items()) {
+            ObjectNode m = EntryCodec.encodeMessage(item.message());
+            putId(m, "entry", item.entry());
+            messages.add(m);
+        }
+        if (c.danglingUser() == null) {
+            o.putNull("danglingUser");
+        } else {
+            ObjectNode d = EntryCodec.encodeMessage(c.danglingUser());
+            putId(d, "entry", c.danglingUserEntry());
+            o.set("danglingUser", d);
+        }
+        ArrayNode repairs = o.putArray("repairs");
+        for (Repair r : c.repairs()) {
+            ObjectNode ro = repairs.addObject();
+            ro.put("entry", r.entry().value());
+            ro.put("kind", r.kind().name().toLowerCase());
+            ro.put("detail", r.detail());
+        }
+        return o;
+    }
+
+    private static void putId(ObjectNode o, String key, EntryId id) {
+        if (id == null) {
+            o.putNull(key);
+        } else {
+            o.put(key, id.value());
+        }
+    }
+
+    private void printText(PrintWriter out, LoadedConversation c, AgentId agent) {
+        out.printf("session %s · agent %s · %d messages%s%n", c.session(), agent, c.items().size(),
+                c.activeModel() == null ? "" : " · model " + (c.activeModel().provider() == null ? ""
+                        : c.activeModel().provider() + "/") + c.activeModel().model());
+        for (ConversationItem item : c.items()) {
+            printMessage(out, item.message());
+        }
+        if (c.danglingUser() != null) {
+            out.println();
+            out.println("─── dangling user prompt (no reply; not part of the conversation) ───");
+            out.println(c.danglingUser().text());
+        }
+        out.flush();
+    }
+
+    private void printMessage(PrintWriter out, Message m) {
+        StringBuilder head = new StringBuilder("─── ").append(m.role().name());
+        if (m.model() != null && m.role().equals(Role.ASSISTANT)) {
+            head.append(" · ").append(m.model());
+        }
+        if (m.createdAt() != null) {
+            head.append(" · ").append(Instants.format(m.createdAt()).substring(0, 19).replace('T', ' '));
+        }
+        if (m.errorMessage() != null) {
+            head.append(" · error: ").append(m.errorMessage());
+        } else if (m.stopReason() != null && !m.stopReason().equals("stop") && !m.stopReason().equals("end_turn")
+                && !m.stopReason().equals("toolUse") && !m.stopReason().equals("tool_use")) {
+            head.append(" · stopped: ").append(m.stopReason());
+        }
+        out.println();
+        out.println(head.append(" ───"));
+        for (ContentBlock b : m.content()) {
+            printBlock(out, b);
+        }
+    }
+
+    private void printBlock(PrintWriter out, ContentBlock b) {
+        if (b instanceof ContentBlock.Text t) {
+            out.println(t.text());
+        } else if (b instanceof ContentBlock.Thinking t) {
+            if (full) {
+                out.println("[thinking]");
+                out.println(t.text());
+                out.println("[/thinking]");
+            } else {
+                out.println("[thinking: " + t.text().length() + " characters folded; --full shows them]");
+            }
+        } else if (b instanceof ContentBlock.ToolCall call) {
+            out.println("→ " + call.name() + " " + abbreviate(call.arguments().text(), full ? Integer.MAX_VALUE : 300)
+                    + (call.id() == null ? "" : "  [" + call.id() + "]"));
+        } else if (b instanceof ContentBlock.ToolResult r) {
+            out.println("← " + (r.toolName() == null ? "" : r.toolName() + " ") + "[" + r.callId() + "]"
+                    + (r.isError() ? " error" : ""));
+            String text = r.text();
+            List<String> lines = text.lines().toList();
+            int shown = full ? lines.size() : Math.min(lines.size(), TOOL_LINES);
+            for (int i = 0; i < shown; i++) {
+                out.println("  " + lines.get(i));
+            }
+            if (shown < lines.size()) {
+                out.println("  … " + (lines.size() - shown) + " more lines (--full shows them)");
+            }
+            for (ContentBlock inner : r.content()) {
+                if (!(inner instanceof ContentBlock.Text)) {
+                    printBlock(out, inner);
+                }
+            }
+        } else if (b instanceof ContentBlock.Image i) {
+            out.println("[image " + (i.mediaType() == null ? "" : i.mediaType() + " ")
+                    + (i.url() != null ? i.url() : (i.data().length() * 3 / 4) + " bytes") + "]");
+        } else if (b instanceof ContentBlock.File f) {
+            out.println("[file " + (f.name() == null ? "" : f.name() + " ") + (f.mediaType() == null ? "" : f.mediaType())
+                    + "]");
+        } else if (b instanceof ContentBlock.ProviderItem p) {
+            out.println("[" + p.type() + "]");
+        }
+    }
+
+    static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+    }
+}

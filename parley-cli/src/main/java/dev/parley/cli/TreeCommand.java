@@ -1,0 +1,204 @@
+package dev.parley.cli;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.ConversationBuilder;
+import dev.parley.core.conversation.EntryTree;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.formats.Exporter;
+import java.io.PrintWriter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code parley tree SESSION}: the entry tree. A chain prints flat; at a branch point the side branches print
+ * indented first and the branch leading to the most entries continues at the same depth. Leaves are marked, the
+ * active leaf with {@code *}.
+ */
+@Command(name = "tree", description = {"Show a session's entry tree with its leaves; * marks the active leaf.",
+        "Detached events (custom entries without a parent) are counted, not listed, unless --all."})
+final class TreeCommand implements Callable<Integer> {
+    @ParentCommand
+    ParleyCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SESSION", description = "A session id or a unique prefix of one.")
+    String session;
+
+    @Option(names = "--agent", paramLabel = "AGENT", description = "Only this agent's entries (default: every agent).")
+    String agent;
+
+    @Option(names = "--all", description = "Also list detached events.")
+    boolean all;
+
+    private PrintWriter out;
+    private EntryTree tree;
+    private Map<EntryId, Integer> sizes;
+    private EntryId active;
+    private Set<EntryId> leaves;
+
+    @Override
+    public Integer call() {
+        out = spec.commandLine().getOut();
+        SessionId id = root.resolveSession(session);
+        List<Entry> entries = root.log().load(id, null);
+        AgentId only = agent == null ? null : new AgentId(agent);
+        if (only != null) {
+            Exporter.resolve(only, ConversationBuilder.agents(entries), id);
+        }
+        tree = EntryTree.of(entries);
+        AgentId activeAgent = Exporter.resolve(only, ConversationBuilder.agents(entries), id);
+        active = tree.activeLeaf(activeAgent).map(Entry::id).orElse(null);
+        leaves = new HashSet<>();
+        tree.leaves().forEach(e -> leaves.add(e.id()));
+        sizes = subtreeSizes(entries);
+        int detached = 0;
+        out.printf("session %s · %d entries · %d leaves · active leaf %s (agent %s)%n", id, entries.size(),
+                leaves.size(), active, activeAgent);
+        for (Entry r : tree.roots()) {
+            if (only != null && !r.agentId().equals(only)) {
+                continue;
+            }
+            if (r.isDetached() && !all) {
+                detached++;
+                continue;
+            }
+            print(r, "");
+        }
+        if (detached > 0) {
+            out.println("(" + detached + " detached events not shown; --all lists them)");
+        }
+        out.flush();
+        return 0;
+    }
+
+    private Map<EntryId, Integer> subtreeSizes(List<Entry> entries) {
+        Map<EntryId, Integer> out = new HashMap<>();
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            Entry e = entries.get(i);
+            int size = 1;
+            for (Entry c : tree.children(e.id())) {
+                size += out.getOrDefault(c.id(), 1);
+            }
+            out.put(e.id(), size);
+        }
+        return out;
+    }
+
+    /** Prints a subtree without recursion along chains: recursion happens only into side branches. */
+    private void print(Entry start, String prefix) {
+        Deque<Object[]> stack = new ArrayDeque<>();
+        stack.push(new Object[] {start, prefix});
+        while (!stack.isEmpty()) {
+            Object[] frame = stack.pop();
+            Entry e = (Entry) frame[0];
+            String p = (String) frame[1];
+            while (e != null) {
+                out.println(p + line(e));
+                List<Entry> children = new ArrayList<>(tree.children(e.id()));
+                if (children.isEmpty()) {
+                    break;
+                }
+                Entry main = children.get(0);
+                for (Entry c : children) {
+                    if (sizes.get(c.id()) > sizes.get(main.id()) || onActivePath(c) && !onActivePath(main)) {
+                        main = c;
+                    }
+                }
+                List<Entry> sides = new ArrayList<>(children);
+                sides.remove(main);
+                // side branches first, indented; pushed in reverse so they print in order
+                for (int i = sides.size() - 1; i >= 0; i--) {
+                    stack.push(new Object[] {sides.get(i), p + "│ "});
+                }
+                if (!sides.isEmpty()) {
+                    stack.push(new Object[] {main, p});
+                    for (Entry s : sides) {
+                        out.println(p + "├─┐ branch at " + e.id() + " → " + s.id());
+                    }
+                    break;
+                }
+                e = main;
+            }
+        }
+    }
+
+    private boolean onActivePath(Entry e) {
+        if (active == null) {
+            return false;
+        }
+        for (Entry p : tree.path(active)) {
+            if (p.id().equals(e.id())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String line(Entry e) {
+        String mark = e.id().equals(active) ? "* " : leaves.contains(e.id()) ? "◦ " : "  ";
+        return mark + e.id() + "  " + e.agentId() + "  " + describe(e);
+    }
+
+    static String describe(Entry e) {
+        EntryPayload p = e.payload();
+        if (p instanceof Message m) {
+            String text = m.text().strip().replaceAll("\\s+", " ");
+            StringBuilder s = new StringBuilder(m.role().name());
+            for (ContentBlock b : m.content()) {
+                if (b instanceof ContentBlock.ToolCall c) {
+                    s.append(" →").append(c.name());
+                } else if (b instanceof ContentBlock.ToolResult r) {
+                    s.append(" ←").append(r.toolName() == null ? r.callId() : r.toolName());
+                } else if (b instanceof ContentBlock.Thinking) {
+                    s.append(" [thinking]");
+                }
+            }
+            if (!text.isEmpty()) {
+                s.append(": ").append(ShowCommand.abbreviate(text, 70));
+            }
+            return s.toString();
+        }
+        if (p instanceof EntryPayload.Compaction c) {
+            return "compaction" + (c.tokensBefore() == null ? "" : " (" + c.tokensBefore() + " tokens before)");
+        }
+        if (p instanceof EntryPayload.ModelChange mc) {
+            return "model → " + (mc.provider() == null ? "" : mc.provider() + "/") + mc.model();
+        }
+        if (p instanceof EntryPayload.ThinkingLevelChange t) {
+            return "thinking level → " + t.level();
+        }
+        if (p instanceof EntryPayload.Label l) {
+            return "label " + l.label() + " on " + l.targetId();
+        }
+        if (p instanceof EntryPayload.BranchSummary b) {
+            return "branch summary: " + ShowCommand.abbreviate(b.summary().strip().replaceAll("\\s+", " "), 60);
+        }
+        if (p instanceof EntryPayload.SessionName n) {
+            return "session name: " + n.name();
+        }
+        if (p instanceof EntryPayload.Custom c) {
+            return "(" + c.customType() + ")";
+        }
+        return e.kind().wireName();
+    }
+}

@@ -1,0 +1,52 @@
+package dev.parley.formats;
+
+import dev.parley.core.InvalidInputException;
+import java.util.Arrays;
+
+/** The transcript formats Parley reads and writes, by their command-line names. */
+public enum Format {
+    /** Parley's own JSONL: a session header line, then one canonical entry per line. Exact for every session. */
+    PARLEY("parley", true),
+    /** Claude Code session files ({@code ~/.claude/projects/…/<session>.jsonl} and {@code subagents/agent-*.jsonl}). */
+    CLAUDE_CODE("claude-code", true),
+    /** pi coding-agent session files, versions 1 to 3. */
+    PI("pi", true),
+    /** OpenAI chat-completions {@code messages} arrays (one conversation, or a file of many). */
+    OPENAI_CHAT("openai-chat", false),
+    /** Anthropic Messages request bodies: {@code {model, messages}}. */
+    ANTHROPIC_MESSAGES("anthropic-messages", false);
+
+    private final String cliName;
+    private final boolean lineBased;
+
+    Format(String cliName, boolean lineBased) {
+        this.cliName = cliName;
+        this.lineBased = lineBased;
+    }
+
+    /** The name used by {@code --format} and in import reports. */
+    public String cliName() {
+        return cliName;
+    }
+
+    /** Whether the format is JSONL with one record per entry (else one JSON document per conversation). */
+    public boolean lineBased() {
+        return lineBased;
+    }
+
+    /** The format with this name. @throws InvalidInputException naming the known formats if there is none */
+    public static Format of(String name) {
+        for (Format f : values()) {
+            if (f.cliName.equals(name)) {
+                return f;
+            }
+        }
+        throw new InvalidInputException("unknown format '" + name + "'; known formats: "
+                + Arrays.stream(values()).map(Format::cliName).toList());
+    }
+
+    @Override
+    public String toString() {
+        return cliName;
+    }
+}

@@ -1,0 +1,464 @@
+package dev.parley.formats;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.Ids;
+import dev.parley.core.ParleyException;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnsupportedException;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.NewEntry;
+import dev.parley.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Imports transcript files into a store.
+ *
+ * <p><b>Per file</b>: the format is detected from content (or forced); the file is read whole and checked before
+ * anything is written; its entries are appended as one atomic batch per agent. A file that cannot be imported
+ * (malformed line, unknown parent, invalid content) is reported with its line and nothing of it is stored; the other
+ * files are still imported. A torn last line is a warning.
+ *
+ * <p><b>Claude Code</b> files of one session (the main file and its {@code subagents/agent-*.jsonl}) become one
+ * session with one agent per file, tied together by their parent uuids.
+ *
+ * <p><b>Idempotency</b>: every session records its origin (the source's id, or a digest of its content). Importing
+ * a source again finds the session it created: if every agent's entries are already there, nothing changes
+ * ({@code unchanged}); if the same file has grown, only the new entries are appended ({@code updated}); if a
+ * different source claims the same id, it becomes a new session. The source's own session id is kept as the Parley
+ * id when it is a valid id that is still free, otherwise a new UUIDv7 is minted.
+ *
+ * <p>Not thread-safe; use one importer per thread.
+ */
+public final class Importer {
+    /** The session-metadata key of what an import recorded about its sources. */
+    public static final String IMPORT_KEY = "import";
+
+    private final MessageLog log;
+    private final SessionCatalog catalog;
+    private final IdGenerator ids;
+
+    /**
+     * @throws UnsupportedException if the store has no catalog (the null store)
+     */
+    public Importer(MessageLog log, IdGenerator ids) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.catalog = log.catalog().orElseThrow(() -> new UnsupportedException("importing needs a store with a catalog"));
+        this.ids = Objects.requireNonNull(ids, "ids");
+    }
+
+    /** Receives what an import does, as it happens. */
+    public interface Listener {
+        /** A session was imported, updated or found unchanged. */
+        void session(ImportResult result);
+
+        /** A file was rejected (fatal) or warned about. */
+        void problem(ImportProblem problem);
+
+        /** The import found {@code total} files to read; called once before the first file. */
+        default void filesFound(int total) {}
+
+        /** One more file was read. */
+        default void fileDone(Path file) {}
+    }
+
+    /**
+     * Imports files and directories (recursively: {@code *.jsonl} and {@code *.json} files, hidden ones skipped).
+     *
+     * @param paths files or directories
+     * @param forced the format to assume for every file, or null to detect each file's from its content
+     * @param listener receives each session's result and each problem
+     * @return the number of files rejected
+     */
+    public int importPaths(List<Path> paths, @Nullable Format forced, Listener listener) {
+        List<Path> files = new ArrayList<>();
+        Set<Path> explicit = new HashSet<>();
+        int rejected = 0;
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> walk = Files.walk(p)) {
+                    walk.filter(Files::isRegularFile)
+                            .filter(f -> !f.getFileName().toString().startsWith("."))
+                            .filter(f -> f.toString().endsWith(".jsonl") || f.toString().endsWith(".json"))
+                            .sorted()
+                            .forEach(files::add);
+                } catch (IOException e) {
+                    listener.problem(ImportProblem.fatal(p, 0, "cannot list the directory: " + e.getMessage()));
+                    rejected++;
+                }
+            } else if (Files.isRegularFile(p)) {
+                files.add(p);
+                explicit.add(p.toAbsolutePath().normalize());
+            } else {
+                listener.problem(ImportProblem.fatal(p, 0, "no such file or directory"));
+                rejected++;
+            }
+        }
+        List<Path> unique = new ArrayList<>(new LinkedHashSet<>(files.stream().map(f -> f.toAbsolutePath().normalize()).toList()));
+        listener.filesFound(unique.size());
+
+        // Read every file; Claude Code files wait for their session's other files.
+        List<Object> work = new ArrayList<>();
+        Map<String, List<ClaudeCodeFormat.ClaudeFile>> claudeGroups = new LinkedHashMap<>();
+        for (Path file : unique) {
+            List<ImportProblem> warnings = new ArrayList<>();
+            try {
+                Format format = forced;
+                JsonNode doc = null;
+                if (format == null) {
+                    Detector.Detection d = Detector.detect(file);
+                    if (d.format() == null) {
+                        if (explicit.contains(file)) {
+                            listener.problem(ImportProblem.fatal(file, 0, "unrecognized format: " + d.reason()));
+                            rejected++;
+                        } else {
+                            listener.problem(ImportProblem.warning(file, 0, "skipped: " + d.reason()));
+                        }
+                        continue;
+                    }
+                    format = d.format();
+                    doc = d.document();
+                }
+                switch (format) {
+                    case CLAUDE_CODE -> {
+                        ClaudeCodeFormat.ClaudeFile cf = ClaudeCodeFormat.read(file, warnings);
+                        String key = cf.sessionId() != null ? cf.sessionId() : "file:" + file;
+                        String groupKey = key;
+                        for (int n = 2; claudeGroups.containsKey(groupKey)
+                                && claudeGroups.get(groupKey).stream().anyMatch(g -> g.agent().equals(cf.agent())); n++) {
+                            groupKey = key + "#" + n;
+                        }
+                        if (!claudeGroups.containsKey(groupKey)) {
+                            claudeGroups.put(groupKey, new ArrayList<>());
+                            work.add(groupKey);
+                        }
+                        claudeGroups.get(groupKey).add(cf);
+                    }
+                    case PI -> work.add(PiFormat.read(file, warnings));
+                    case PARLEY -> work.add(ParleyFormat.read(file, warnings));
+                    case OPENAI_CHAT -> work.addAll(OpenAiChatFormat.read(file, doc != null ? doc : readDocument(file)));
+                    case ANTHROPIC_MESSAGES -> work.add(AnthropicMessagesFormat.read(file, doc != null ? doc : readDocument(file)));
+                }
+            } catch (SourceFileException e) {
+                listener.problem(e.problem());
+                rejected++;
+            } finally {
+                warnings.forEach(listener::problem);
+                listener.fileDone(file);
+            }
+        }
+
+        for (Object item : work) {
+            if (item instanceof ParsedSession ps) {
+                rejected += store(ps, listener);
+            } else {
+                List<ClaudeCodeFormat.ClaudeFile> group = claudeGroups.get((String) item);
+                rejected += storeClaudeGroup(group, listener);
+            }
+        }
+        return rejected;
+    }
+
+    private static JsonNode readDocument(Path file) {
+        try {
+            return Json.mapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new SourceFileException(file, 0, "not valid JSON: " + e.getMessage(), e);
+        }
+    }
+
+    // ---- Claude Code sessions ----
+
+    private int storeClaudeGroup(List<ClaudeCodeFormat.ClaudeFile> group, Listener listener) {
+        List<ClaudeCodeFormat.ClaudeFile> ordered = new ArrayList<>(group);
+        ordered.sort(Comparator.comparing((ClaudeCodeFormat.ClaudeFile f) -> !f.isMain())
+                .thenComparing(f -> f.agent().value()));
+        ClaudeCodeFormat.ClaudeFile first = ordered.get(0);
+        String sid = first.sessionId();
+        String origin = sid != null ? "claude-code:" + sid : "claude-code:sha256:" + Hashing.sha256(first.lines());
+        // Parents may point into agents already stored (a subagent file imported after its main file).
+        List<SessionInfo> candidates = catalog.findByOrigin(origin);
+        Map<AgentId, List<Entry>> stored = new HashMap<>();
+        if (!candidates.isEmpty()) {
+            for (Entry e : log.load(candidates.get(0).id(), null)) {
+                stored.computeIfAbsent(e.agentId(), a -> new ArrayList<>()).add(e);
+            }
+        }
+        Map<AgentId, ParsedAgent> assembled = new LinkedHashMap<>();
+        int rejected = 0;
+        for (ClaudeCodeFormat.ClaudeFile file : ordered) {
+            Map<String, EntryId> uuids = new HashMap<>();
+            Set<EntryId> used = new HashSet<>();
+            Set<AgentId> before = new LinkedHashSet<>();
+            before.addAll(stored.keySet());
+            before.addAll(assembled.keySet());
+            for (AgentId a : before.stream().filter(a -> agentOrder(a, file.agent()) < 0).sorted(Importer::agentOrder).toList()) {
+                if (assembled.containsKey(a)) {
+                    for (NewEntry e : assembled.get(a).entries()) {
+                        noteUuid(e.id(), e.source(), uuids, used);
+                    }
+                } else {
+                    for (Entry e : stored.get(a)) {
+                        noteUuid(e.id(), e.source(), uuids, used);
+                    }
+                }
+            }
+            List<ImportProblem> warnings = new ArrayList<>();
+            try {
+                assembled.put(file.agent(), ClaudeCodeFormat.assemble(file, uuids, used, warnings));
+            } catch (SourceFileException e) {
+                listener.problem(e.problem());
+                rejected++;
+            } finally {
+                warnings.forEach(listener::problem);
+            }
+        }
+        if (assembled.isEmpty()) {
+            return rejected;
+        }
+        String title = ClaudeCodeFormat.title(first.lines());
+        if (title == null) {
+            title = PiFormat.firstUserText(assembled.values().iterator().next().entries());
+        }
+        ParsedSession ps = new ParsedSession(Format.CLAUDE_CODE, sid, origin, title, Map.of(),
+                new ArrayList<>(assembled.values()), null, null);
+        return rejected + store(ps, listener);
+    }
+
+    /** Main first, then agents by id. */
+    private static int agentOrder(AgentId a, AgentId b) {
+        boolean am = a.equals(AgentId.MAIN);
+        boolean bm = b.equals(AgentId.MAIN);
+        if (am != bm) {
+            return am ? -1 : 1;
+        }
+        return a.compareTo(b);
+    }
+
+    /** Records the Claude Code uuid an imported entry had (its id, unless the residual says otherwise). */
+    private static void noteUuid(EntryId id, dev.parley.core.model.@Nullable SourceRecord source,
+                                 Map<String, EntryId> uuids, Set<EntryId> used) {
+        used.add(id);
+        String uuid = id.value();
+        if (source != null && source.residual() != null) {
+            JsonNode residual = Json.tree(source.residual());
+            JsonNode deleted = residual.path("$delete");
+            boolean noUuid = false;
+            for (JsonNode k : deleted) {
+                if (k.asText().equals("uuid")) {
+                    noUuid = true;
+                }
+            }
+            if (noUuid) {
+                return;
+            }
+            if (residual.path("uuid").isTextual()) {
+                uuid = residual.get("uuid").textValue();
+            }
+        }
+        uuids.put(uuid, id);
+    }
+
+    // ---- storing ----
+
+    private enum Fit { SAME, PREFIX, NEW, CONFLICT }
+
+    /** Stores a parsed session; returns the number of files rejected while storing. */
+    private int store(ParsedSession ps, Listener listener) {
+        if (ps.format() == Format.PARLEY) {
+            return storeExport(ps, listener);
+        }
+        SessionInfo target = null;
+        Map<AgentId, Fit> fits = null;
+        for (SessionInfo candidate : catalog.findByOrigin(ps.origin())) {
+            Map<AgentId, Fit> f = fit(candidate, ps);
+            if (!f.containsValue(Fit.CONFLICT)) {
+                target = candidate;
+                fits = f;
+                break;
+            }
+        }
+        int rejected = 0;
+        ImportResult.Status status;
+        SessionId session;
+        if (target == null) {
+            session = chooseId(ps);
+            catalog.create(new NewSession(session, ps.title(), ps.origin(), metadata(ps)));
+            status = ImportResult.Status.IMPORTED;
+            for (ParsedAgent agent : ps.agents()) {
+                rejected += append(session, agent, agent.entries(), listener);
+            }
+        } else {
+            session = target.id();
+            boolean changed = false;
+            Map<AgentId, List<Entry>> stored = byAgent(log.load(session, null));
+            for (ParsedAgent agent : ps.agents()) {
+                Fit f = fits.get(agent.agent());
+                if (f == Fit.SAME) {
+                    continue;
+                }
+                int have = stored.getOrDefault(agent.agent(), List.of()).size();
+                rejected += append(session, agent, agent.entries().subList(have, agent.entries().size()), listener);
+                changed = true;
+            }
+            status = changed ? ImportResult.Status.UPDATED : ImportResult.Status.UNCHANGED;
+        }
+        List<ImportResult.Agent> agents = ps.agents().stream()
+                .map(a -> new ImportResult.Agent(a.agent(), a.source(), a.entries().size(), a.messageCount())).toList();
+        listener.session(new ImportResult(session, ps.format(), status, agents, ps.source(), ps.index()));
+        return rejected;
+    }
+
+    /**
+     * A Parley export: the session keeps its id; it is unchanged when the store already holds exactly these entries,
+     * and otherwise restored as a new session (under a new id when the id is taken). Runs of agents are appended in
+     * file order.
+     */
+    private int storeExport(ParsedSession ps, Listener listener) {
+        List<NewEntry> all = ps.agents().stream().flatMap(a -> a.entries().stream()).toList();
+        List<AgentId> agentsInOrder = ps.agents().stream().flatMap(a -> a.entries().stream().map(e -> a.agent())).toList();
+        SessionId session = null;
+        ImportResult.Status status = ImportResult.Status.IMPORTED;
+        for (SessionInfo candidate : catalog.findByOrigin(ps.origin())) {
+            List<Entry> have = log.load(candidate.id(), null);
+            boolean same = have.size() == all.size();
+            for (int i = 0; same && i < have.size(); i++) {
+                same = have.get(i).toNewEntry().equals(all.get(i)) && have.get(i).agentId().equals(agentsInOrder.get(i));
+            }
+            if (same) {
+                session = candidate.id();
+                status = ImportResult.Status.UNCHANGED;
+                break;
+            }
+        }
+        int rejected = 0;
+        if (session == null) {
+            session = chooseId(ps);
+            catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata()));
+            for (ParsedAgent run : ps.agents()) {
+                rejected += append(session, run, run.entries(), listener);
+            }
+        }
+        Map<AgentId, long[]> counts = new LinkedHashMap<>();
+        for (ParsedAgent run : ps.agents()) {
+            long[] c = counts.computeIfAbsent(run.agent(), a -> new long[2]);
+            c[0] += run.entries().size();
+            c[1] += run.messageCount();
+        }
+        Path file = ps.agents().isEmpty() ? null : ps.agents().get(0).source();
+        List<ImportResult.Agent> agents = new ArrayList<>();
+        counts.forEach((a, c) -> agents.add(new ImportResult.Agent(a, file, c[0], c[1])));
+        listener.session(new ImportResult(session, ps.format(), status, agents, null, null));
+        return rejected;
+    }
+
+    private int append(SessionId session, ParsedAgent agent, List<NewEntry> entries, Listener listener) {
+        try {
+            log.append(session, agent.agent(), entries);
+            return 0;
+        } catch (ParleyException e) {
+            Path file = agent.source() != null ? agent.source() : Path.of("(conversation)");
+            listener.problem(ImportProblem.fatal(file, 0, "not stored: " + e.getMessage()));
+            return 1;
+        }
+    }
+
+    private Map<AgentId, Fit> fit(SessionInfo candidate, ParsedSession ps) {
+        Map<AgentId, List<Entry>> stored = byAgent(log.load(candidate.id(), null));
+        Map<String, String> sources = sourcesOf(candidate);
+        Map<AgentId, Fit> out = new HashMap<>();
+        for (ParsedAgent agent : ps.agents()) {
+            List<Entry> have = stored.get(agent.agent());
+            if (have == null) {
+                out.put(agent.agent(), Fit.NEW);
+                continue;
+            }
+            List<NewEntry> want = agent.entries();
+            boolean prefix = have.size() <= want.size();
+            for (int i = 0; prefix && i < have.size(); i++) {
+                prefix = have.get(i).toNewEntry().equals(want.get(i));
+            }
+            if (!prefix) {
+                out.put(agent.agent(), Fit.CONFLICT);
+            } else if (have.size() == want.size()) {
+                out.put(agent.agent(), Fit.SAME);
+            } else {
+                boolean samePath = agent.source() != null
+                        && agent.source().toString().equals(sources.get(agent.agent().value()));
+                out.put(agent.agent(), samePath ? Fit.PREFIX : Fit.CONFLICT);
+            }
+        }
+        return out;
+    }
+
+    private static Map<AgentId, List<Entry>> byAgent(List<Entry> entries) {
+        Map<AgentId, List<Entry>> out = new HashMap<>();
+        for (Entry e : entries) {
+            out.computeIfAbsent(e.agentId(), a -> new ArrayList<>()).add(e);
+        }
+        return out;
+    }
+
+    private static Map<String, String> sourcesOf(SessionInfo info) {
+        RawJson meta = info.metadata().get(IMPORT_KEY);
+        Map<String, String> out = new HashMap<>();
+        if (meta != null) {
+            Json.tree(meta).path("sources").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        }
+        return out;
+    }
+
+    private SessionId chooseId(ParsedSession ps) {
+        String own = ps.sourceSessionId();
+        if (own != null && Ids.isValid(own) && catalog.find(new SessionId(own)).isEmpty()) {
+            return new SessionId(own);
+        }
+        return ids.newSessionId();
+    }
+
+    private static Map<String, RawJson> metadata(ParsedSession ps) {
+        ObjectNode info = Json.object();
+        info.put("format", ps.format().cliName());
+        if (ps.sourceSessionId() != null) {
+            info.put("sourceSessionId", ps.sourceSessionId());
+        }
+        if (ps.source() != null) {
+            info.put("file", ps.source().toString());
+            if (ps.index() != null) {
+                info.put("index", ps.index());
+            }
+        }
+        ObjectNode sources = info.putObject("sources");
+        for (ParsedAgent a : ps.agents()) {
+            if (a.source() != null) {
+                sources.put(a.agent().value(), a.source().toString());
+            }
+        }
+        Map<String, RawJson> out = new LinkedHashMap<>(ps.metadata());
+        out.put(IMPORT_KEY, Json.raw(info));
+        return out;
+    }
+}

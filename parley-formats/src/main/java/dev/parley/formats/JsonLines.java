@@ -1,0 +1,80 @@
+package dev.parley.formats;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.json.Json;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a JSONL source file: one JSON object per line, blank lines ignored. A malformed line fails the whole file
+ * with its line number, except a malformed <em>last</em> line without a final newline — a write cut short by a
+ * crash — which is reported as a warning and left out.
+ */
+final class JsonLines {
+    /** One parsed line. */
+    record Line(int number, ObjectNode node) {}
+
+    private JsonLines() {}
+
+    static List<Line> read(Path file, List<ImportProblem> warnings) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new SourceFileException(file, 0, "cannot read: " + e.getMessage(), e);
+        }
+        List<Line> out = new ArrayList<>();
+        int start = 0;
+        int number = 0;
+        while (start < bytes.length) {
+            int end = start;
+            while (end < bytes.length && bytes[end] != '\n') {
+                end++;
+            }
+            number++;
+            boolean last = end >= bytes.length;
+            String text = decode(bytes, start, end, file, number);
+            start = end + 1;
+            if (text.isBlank()) {
+                continue;
+            }
+            JsonNode node;
+            try {
+                node = Json.parse(text);
+            } catch (JsonProcessingException e) {
+                if (last) {
+                    warnings.add(ImportProblem.warning(file, number,
+                            "the last line is incomplete (a write cut short?) and was left out: " + e.getOriginalMessage()));
+                    break;
+                }
+                throw new SourceFileException(file, number, "not valid JSON: " + e.getOriginalMessage(), e);
+            }
+            if (!node.isObject()) {
+                throw new SourceFileException(file, number, "expected a JSON object, found " + node.getNodeType());
+            }
+            out.add(new Line(number, (ObjectNode) node));
+        }
+        return out;
+    }
+
+    private static String decode(byte[] bytes, int from, int to, Path file, int line) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes, from, to - from))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new SourceFileException(file, line, "not valid UTF-8", e);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.parley.formats;
+
+import dev.parley.core.RawJson;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One session read from sources: its agents, and what identifies the source.
+ *
+ * @param format the source format
+ * @param sourceSessionId the source's own session id (kept as the Parley id when it is valid and free), or null
+ * @param origin how a later import recognises this source ({@code format:id}, or {@code format:sha256:…})
+ * @param title a title for the catalog, or null
+ * @param metadata session-level source fields kept verbatim (a trajectory's task and reward, a request's model)
+ * @param agents the agents, main first
+ * @param source for a conversation of a multi-conversation file: the file, else null
+ * @param index for a conversation of a multi-conversation file: its 0-based position, else null
+ */
+public record ParsedSession(Format format, @Nullable String sourceSessionId, String origin, @Nullable String title,
+                            Map<String, RawJson> metadata, List<ParsedAgent> agents, @Nullable Path source,
+                            @Nullable Integer index) {
+    public ParsedSession {
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(origin, "origin");
+        metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        agents = List.copyOf(agents);
+    }
+
+    /** The number of entries over all agents. */
+    public long entryCount() {
+        return agents.stream().mapToLong(a -> a.entries().size()).sum();
+    }
+
+    /** The number of messages over all agents. */
+    public long messageCount() {
+        return agents.stream().mapToLong(ParsedAgent::messageCount).sum();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.parley.formats;
+
+import dev.parley.core.InvalidInputException;
+import java.nio.file.Path;
+
+/** A source file cannot be imported; the message names the file and line. Nothing of the file is stored. */
+public final class SourceFileException extends InvalidInputException {
+    private static final long serialVersionUID = 1L;
+
+    private final transient Path file;
+    private final int line;
+
+    public SourceFileException(Path file, int line, String message) {
+        this(file, line, message, null);
+    }
+
+    public SourceFileException(Path file, int line, String message, Throwable cause) {
+        super(file + (line > 0 ? ":" + line : "") + ": " + message, cause);
+        this.file = file;
+        this.line = line;
+    }
+
+    /** The file. */
+    public Path file() {
+        return file;
+    }
+
+    /** The 1-based line, or 0. */
+    public int line() {
+        return line;
+    }
+
+    /** As an import problem. */
+    public ImportProblem problem() {
+        String prefix = file + (line > 0 ? ":" + line : "") + ": ";
+        String message = getMessage().startsWith(prefix) ? getMessage().substring(prefix.length()) : getMessage();
+        return ImportProblem.fatal(file, line, message);
+    }
+}
