@@ -65,6 +65,14 @@ final class ClaudeCodeFormat {
     /** Reads a file and works out its session and agent. */
     static ClaudeFile read(Path file, List<ImportProblem> warnings) {
         List<JsonLines.Line> lines = JsonLines.read(file, warnings);
+        for (JsonLines.Line l : lines) {
+            for (String key : new String[] {"sessionId", "uuid", "parentUuid", "agentId"}) {
+                JsonNode v = l.node().get(key);
+                if (v != null && v.isTextual()) {
+                    SourceIds.checkSafe(v.textValue(), key, file, l.number());
+                }
+            }
+        }
         return new ClaudeFile(file, sessionIdOf(file, lines), agentOf(file, lines), lines);
     }
 

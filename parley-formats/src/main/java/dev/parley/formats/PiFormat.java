@@ -65,6 +65,13 @@ final class PiFormat {
         }
         boolean v1 = version < 2;
         String sessionId = JsonSupport.text(header, "id");
+        for (JsonLines.Line l : lines) {
+            SourceIds.checkSafe(JsonSupport.text(l.node(), "id"), "id", file, l.number());
+            SourceIds.checkSafe(JsonSupport.text(l.node(), "parentId"), "parentId", file, l.number());
+        }
+        if (sessionId != null && !Ids.isValid(sessionId)) {
+            throw new SourceFileException(file, lines.get(0).number(), "invalid session id '" + sessionId + "'");
+        }
 
         Map<Integer, EntryId> byIndex = new HashMap<>();
         Set<EntryId> used = new HashSet<>();

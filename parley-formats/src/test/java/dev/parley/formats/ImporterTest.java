@@ -1,0 +1,197 @@
+package dev.parley.formats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.model.Entry;
+import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Import behaviour on small crafted transcripts: bad input, idempotency, growth, Claude Code subagents. */
+class ImporterTest {
+    @TempDir
+    Path dir;
+
+    final MemoryMessageLog log = new MemoryMessageLog();
+
+    static final String U1 = "{\"type\":\"user\",\"uuid\":\"11111111-0000-4000-8000-000000000001\",\"parentUuid\":null,"
+            + "\"sessionId\":\"aaaaaaaa-0000-4000-8000-000000000000\",\"timestamp\":\"2025-01-01T00:00:00.000Z\","
+            + "\"cwd\":\"/p\",\"message\":{\"role\":\"user\",\"content\":\"hello\"}}";
+    static final String A1 = "{\"type\":\"assistant\",\"uuid\":\"11111111-0000-4000-8000-000000000002\","
+            + "\"parentUuid\":\"11111111-0000-4000-8000-000000000001\",\"sessionId\":\"aaaaaaaa-0000-4000-8000-000000000000\","
+            + "\"timestamp\":\"2025-01-01T00:00:01.000Z\",\"requestId\":\"req_1\",\"message\":{\"model\":\"claude-x\","
+            + "\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],"
+            + "\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1,"
+            + "\"service_tier\":\"standard\"}}}";
+
+    Path write(String name, String... lines) throws Exception {
+        Path file = dir.resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        return file;
+    }
+
+    Recorder importPaths(Path... paths) {
+        Recorder r = new Recorder();
+        new Importer(log, IdGenerator.uuidV7()).importPaths(List.of(paths), null, r);
+        return r;
+    }
+
+    String export(SessionId s, Format f, AgentId agent) {
+        return new Exporter(log).export(s, f, agent);
+    }
+
+    @Test
+    void malformedLineInTheMiddle_rejectsThatFileOnly_namingTheLine() throws Exception {
+        Path bad = write("bad.jsonl", U1, "{\"type\":\"user\", oops", A1);
+        Path good = write("good.jsonl", U1.replace("aaaaaaaa", "bbbbbbbb"), A1.replace("aaaaaaaa", "bbbbbbbb"));
+        Recorder r = importPaths(bad, good);
+        assertThat(r.fatal()).singleElement().satisfies(p -> {
+            assertThat(p.file()).isEqualTo(bad);
+            assertThat(p.line()).isEqualTo(2);
+        });
+        assertThat(r.sessions).singleElement().satisfies(s -> assertThat(s.session().value()).startsWith("bbbbbbbb"));
+        assertThat(log.list(null, 100).sessions()).hasSize(1);
+    }
+
+    @Test
+    void tornLastLine_isAWarning_andTheRestImports() throws Exception {
+        Path file = dir.resolve("torn.jsonl");
+        Files.writeString(file, U1 + "\n" + A1 + "\n" + "{\"type\":\"user\",\"uuid\":\"x", StandardCharsets.UTF_8);
+        Recorder r = importPaths(file);
+        assertThat(r.fatal()).isEmpty();
+        assertThat(r.problems).singleElement().satisfies(p -> {
+            assertThat(p.fatal()).isFalse();
+            assertThat(p.line()).isEqualTo(3);
+        });
+        assertThat(r.sessions.get(0).entries()).isEqualTo(2);
+    }
+
+    @Test
+    void parentThatDoesNotExist_rejectsTheFile() throws Exception {
+        Path file = write("dangling.jsonl", U1, A1.replace("\"parentUuid\":\"11111111-0000-4000-8000-000000000001\"",
+                "\"parentUuid\":\"99999999-0000-4000-8000-000000000009\""));
+        Recorder r = importPaths(file);
+        assertThat(r.fatal()).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(2);
+            assertThat(p.message()).contains("99999999-0000-4000-8000-000000000009").contains("does not exist");
+        });
+        assertThat(r.sessions).isEmpty();
+        assertThat(log.list(null, 10).sessions()).isEmpty();
+    }
+
+    @Test
+    void idThatCouldEscapeADirectory_orIsTooLong_rejectsTheFile() throws Exception {
+        Path escape = write("escape.jsonl", U1.replace("aaaaaaaa-0000-4000-8000-000000000000", "../../../etc/passwd"));
+        Path longId = write("long.jsonl", "{\"type\":\"session\",\"id\":\"" + "x".repeat(300) + "\",\"timestamp\":"
+                + "\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/\"}");
+        Recorder r = importPaths(escape, longId);
+        assertThat(r.fatal()).hasSize(2);
+        assertThat(r.fatal().get(0).message()).contains("escape a directory");
+        assertThat(r.fatal().get(1).message()).contains("300 characters");
+        assertThat(log.list(null, 10).sessions()).isEmpty();
+    }
+
+    @Test
+    void notJson_andUnknownFormats_areReported() throws Exception {
+        Path text = write("notes.json", "this is not json");
+        Path codex = write("rollout.jsonl", "{\"type\":\"session_meta\",\"payload\":{}}");
+        Recorder r = importPaths(text, codex);
+        assertThat(r.fatal()).hasSize(2);
+        assertThat(r.fatal().get(1).message()).contains("Codex");
+    }
+
+    @Test
+    void importingTwice_changesNothing_andAGrownFileAppendsOnlyTheNewEntries() throws Exception {
+        Path file = write("s.jsonl", U1);
+        Recorder first = importPaths(file);
+        SessionId session = first.sessions.get(0).session();
+        assertThat(session.value()).isEqualTo("aaaaaaaa-0000-4000-8000-000000000000");
+        assertThat(importPaths(file).sessions.get(0).status()).isEqualTo(ImportResult.Status.UNCHANGED);
+        List<Entry> before = log.load(session, null);
+        Files.writeString(file, A1 + "\n", StandardOpenOption.APPEND);
+        Recorder grown = importPaths(file);
+        assertThat(grown.sessions.get(0).status()).isEqualTo(ImportResult.Status.UPDATED);
+        assertThat(grown.sessions.get(0).session()).isEqualTo(session);
+        List<Entry> after = log.load(session, null);
+        assertThat(after).hasSize(2);
+        assertThat(after.get(0)).isEqualTo(before.get(0));
+        assertThat(log.list(null, 10).sessions()).hasSize(1);
+    }
+
+    @Test
+    void aDifferentSourceWithTheSameId_becomesANewSession() throws Exception {
+        Path one = write("one/s.jsonl", U1, A1);
+        Path two = write("two/s.jsonl", U1.replace("hello", "a different conversation"));
+        importPaths(one);
+        Recorder r = importPaths(two);
+        assertThat(r.sessions.get(0).status()).isEqualTo(ImportResult.Status.IMPORTED);
+        assertThat(r.sessions.get(0).session().value()).isNotEqualTo("aaaaaaaa-0000-4000-8000-000000000000");
+        List<SessionInfo> all = log.list(null, 10).sessions();
+        assertThat(all).hasSize(2).extracting(SessionInfo::origin).containsOnly("claude-code:aaaaaaaa-0000-4000-8000-000000000000");
+    }
+
+    @Test
+    void claudeSubagentFiles_becomeAgentsOfOneSession_withParentsInTheMainFile() throws Exception {
+        String sid = "aaaaaaaa-0000-4000-8000-000000000000";
+        write(sid + ".jsonl", U1, A1);
+        String side = "{\"type\":\"user\",\"uuid\":\"22222222-0000-4000-8000-000000000001\",\"parentUuid\":"
+                + "\"11111111-0000-4000-8000-000000000002\",\"isSidechain\":true,\"agentId\":\"a77\",\"sessionId\":\""
+                + sid + "\",\"message\":{\"role\":\"user\",\"content\":\"summarize\"}}";
+        write(sid + "/subagents/agent-a77.jsonl", side);
+        Recorder r = importPaths(dir);
+        assertThat(r.fatal()).isEmpty();
+        assertThat(r.sessions).singleElement().satisfies(s -> {
+            assertThat(s.agents()).extracting(a -> a.agent().value()).containsExactly("main", "a77");
+            assertThat(s.entries()).isEqualTo(3);
+        });
+        SessionId s = new SessionId(sid);
+        assertThat(Json.parse(export(s, Format.CLAUDE_CODE, new AgentId("a77")).strip()))
+                .isEqualTo(Json.parse(side));
+        // The subagent file alone, again, is recognised: its parents are found in the stored main agent.
+        Recorder again = importPaths(dir.resolve(sid + "/subagents/agent-a77.jsonl"));
+        assertThat(again.fatal()).isEmpty();
+        assertThat(again.sessions.get(0).status()).isEqualTo(ImportResult.Status.UNCHANGED);
+    }
+
+    @Test
+    void parleyExport_reimportsToTheSameEntries() throws Exception {
+        importPaths(write("s.jsonl", U1, A1));
+        SessionId s = new SessionId("aaaaaaaa-0000-4000-8000-000000000000");
+        Path exported = dir.resolve("export.jsonl");
+        Files.writeString(exported, export(s, Format.PARLEY, null));
+        MemoryMessageLog other = new MemoryMessageLog();
+        Recorder r = new Recorder();
+        new Importer(other, IdGenerator.uuidV7()).importPaths(List.of(exported), null, r);
+        assertThat(r.fatal()).isEmpty();
+        assertThat(other.load(s, null).stream().map(Entry::toNewEntry).toList())
+                .isEqualTo(log.load(s, null).stream().map(Entry::toNewEntry).toList());
+        assertThat(new Exporter(other).export(s, Format.CLAUDE_CODE, null))
+                .isEqualTo(export(s, Format.CLAUDE_CODE, AgentId.MAIN));
+    }
+
+    @Test
+    void crossFormatExport_convertsTheModel() throws Exception {
+        importPaths(write("s.jsonl", U1, A1));
+        SessionId s = new SessionId("aaaaaaaa-0000-4000-8000-000000000000");
+        var openai = Json.parse(export(s, Format.OPENAI_CHAT, AgentId.MAIN));
+        assertThat(openai.get("messages").toString())
+                .isEqualTo("[{\"role\":\"user\",\"content\":\"hello\"},{\"role\":\"assistant\",\"content\":\"hi\"}]");
+        var anthropic = Json.parse(export(s, Format.ANTHROPIC_MESSAGES, AgentId.MAIN));
+        assertThat(anthropic.get("model").asText()).isEqualTo("claude-x");
+        assertThat(anthropic.get("messages").get(0).get("content").get(0).get("text").asText()).isEqualTo("hello");
+        String pi = export(s, Format.PI, AgentId.MAIN);
+        assertThat(pi.lines().findFirst().orElseThrow()).contains("\"type\":\"session\"");
+        assertThat(pi.lines().count()).isEqualTo(3);
+    }
+}

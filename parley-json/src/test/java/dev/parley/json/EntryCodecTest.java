@@ -1,0 +1,88 @@
+package dev.parley.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.RawJson;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Role;
+import dev.parley.core.model.SourceRecord;
+import dev.parley.core.model.Usage;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EntryCodecTest {
+    static Entry entry(long seq, EntryPayload payload) {
+        return new Entry(seq, new EntryId("e" + seq), seq > 1 ? new EntryId("e" + (seq - 1)) : null, AgentId.MAIN,
+                Instant.parse("2025-12-08T22:41:05.306Z"), payload, null);
+    }
+
+    @Test
+    void encodeThenDecode_givesTheSameEntry_forEveryKindAndBlock() {
+        Message rich = Message.builder(Role.ASSISTANT)
+                .add(new ContentBlock.Thinking("", "c2ln"))
+                .add(new ContentBlock.Text(""))
+                .add(new ContentBlock.ToolCall("call_1", "grep", RawJson.of("{ \"q\" : 1 }")))
+                .add(new ContentBlock.ToolCall(null, "noid", RawJson.of("{\"$json\":\"x\"}")))
+                .add(new ContentBlock.ToolResult("call_0", "read", List.of(new ContentBlock.Image("image/png", "AAAA", null)),
+                        true, false))
+                .add(new ContentBlock.File(null, null, "https://x.invalid/a.pdf", "a.pdf"))
+                .add(new ContentBlock.ProviderItem("fallback", RawJson.of("{\"type\":\"fallback\",\"n\":1.50}")))
+                .provider("anthropic").model("m").usage(new Usage(1, 2, 3, 4, 5, new BigDecimal("0.0100")))
+                .stopReason("toolUse").errorMessage("boom").createdAt(Instant.parse("2025-01-01T00:00:00Z"))
+                .responseId("msg_1").putMetadata("k", RawJson.of("[null,\"😀\\u0000\"]")).build();
+        List<EntryPayload> payloads = List.of(rich, Message.user("plain \u0000 text"),
+                new EntryPayload.Compaction(null, null, null), new EntryPayload.Compaction("s", new EntryId("e1"), 10L),
+                new EntryPayload.ModelChange(null, "gpt"), new EntryPayload.ThinkingLevelChange("high"),
+                new EntryPayload.Label(new EntryId("e1"), null), new EntryPayload.BranchSummary(null, "b"),
+                new EntryPayload.SessionName(null), new EntryPayload.Custom("progress", RawJson.of("\"text\"")));
+        long seq = 1;
+        for (EntryPayload p : payloads) {
+            Entry e = new Entry(seq, new EntryId("e" + seq), null, AgentId.MAIN, null, p,
+                    new SourceRecord("pi", seq % 2 == 0 ? null : RawJson.of("{\"a\":1}")));
+            assertThat(EntryCodec.decode(Json.write(EntryCodec.encode(e)), "test")).isEqualTo(e);
+            seq++;
+        }
+    }
+
+    @Test
+    void plainTextContent_isWrittenAsAString() {
+        assertThat(Json.write(EntryCodec.encodeMessage(Message.user("hi"))))
+                .isEqualTo("{\"role\":\"user\",\"content\":\"hi\"}");
+    }
+
+    @Test
+    void decode_rejectsUnknownFields_namingWhere() {
+        String text = "{\"seq\":1,\"id\":\"a\",\"parentId\":null,\"agent\":\"main\",\"kind\":\"message\","
+                + "\"message\":{\"role\":\"user\",\"content\":\"x\",\"colour\":\"red\"}}";
+        assertThatThrownBy(() -> EntryCodec.decode(text, "f.jsonl:3"))
+                .isInstanceOf(CorruptRecordException.class)
+                .hasMessageContaining("f.jsonl:3")
+                .hasMessageContaining("colour");
+    }
+
+    @Test
+    void decode_rejectsMissingFieldsAndInvalidIds() {
+        assertThatThrownBy(() -> EntryCodec.decode("{\"seq\":1,\"id\":\"a\",\"agent\":\"main\",\"kind\":\"message\"}", "x"))
+                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("message");
+        assertThatThrownBy(() -> EntryCodec.decode("{\"seq\":1,\"id\":\"../a\",\"agent\":\"main\",\"kind\":\"custom\","
+                + "\"custom\":{\"customType\":\"t\",\"data\":1}}", "x"))
+                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("invalid entry id");
+        assertThatThrownBy(() -> EntryCodec.decode("not json", "x:9"))
+                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("x:9");
+    }
+
+    @Test
+    void instants_haveFixedMilliseconds() {
+        assertThat(Instants.format(Instant.parse("2025-01-01T00:00:00Z"))).isEqualTo("2025-01-01T00:00:00.000Z");
+        assertThat(Instants.format(Instant.parse("2025-01-01T00:00:00.123456Z"))).isEqualTo("2025-01-01T00:00:00.123Z");
+    }
+}
