@@ -66,7 +66,7 @@ final class ShowCommand implements Callable<Integer> {
         if (json) {
             out.println(Json.write(toJson(c, a)));
         } else {
-            printText(out, c, a);
+            printText(out, c, a, compactionOnPath(entries, c));
         }
         return 0;
     }
@@ -115,10 +115,29 @@ final class ShowCommand implements Callable<Integer> {
         }
     }
 
-    private void printText(PrintWriter out, LoadedConversation c, AgentId agent) {
+    /** The latest compaction on the conversation's path, or null. */
+    private static Entry compactionOnPath(List<Entry> entries, LoadedConversation c) {
+        java.util.Map<EntryId, Entry> byId = new java.util.HashMap<>();
+        entries.forEach(e -> byId.put(e.id(), e));
+        for (int i = c.path().size() - 1; i >= 0; i--) {
+            Entry e = byId.get(c.path().get(i));
+            if (e != null && e.payload() instanceof dev.parley.core.model.EntryPayload.Compaction) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private void printText(PrintWriter out, LoadedConversation c, AgentId agent, Entry compaction) {
         out.printf("session %s · agent %s · %d messages%s%n", c.session(), agent, c.items().size(),
                 c.activeModel() == null ? "" : " · model " + (c.activeModel().provider() == null ? ""
                         : c.activeModel().provider() + "/") + c.activeModel().model());
+        if (compaction != null) {
+            Long before = ((dev.parley.core.model.EntryPayload.Compaction) compaction.payload()).tokensBefore();
+            out.println();
+            out.println("═══ compaction " + compaction.id() + (before == null ? "" : " (" + before + " tokens before)")
+                    + ": earlier history stays in the log (parley tree); the conversation continues from here ═══");
+        }
         for (ConversationItem item : c.items()) {
             printMessage(out, item.message());
         }

@@ -11,9 +11,6 @@ import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
 import dev.parley.formats.Exporter;
 import java.io.PrintWriter;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -55,6 +52,7 @@ final class TreeCommand implements Callable<Integer> {
     private Map<EntryId, Integer> sizes;
     private EntryId active;
     private Set<EntryId> leaves;
+    private Set<EntryId> activePath;
 
     @Override
     public Integer call() {
@@ -68,6 +66,10 @@ final class TreeCommand implements Callable<Integer> {
         tree = EntryTree.of(entries);
         AgentId activeAgent = Exporter.resolve(only, ConversationBuilder.agents(entries), id);
         active = tree.activeLeaf(activeAgent).map(Entry::id).orElse(null);
+        activePath = new HashSet<>();
+        if (active != null) {
+            tree.path(active).forEach(p -> activePath.add(p.id()));
+        }
         leaves = new HashSet<>();
         tree.leaves().forEach(e -> leaves.add(e.id()));
         sizes = subtreeSizes(entries);
@@ -82,7 +84,7 @@ final class TreeCommand implements Callable<Integer> {
                 detached++;
                 continue;
             }
-            print(r, "");
+            print(r, "", "");
         }
         if (detached > 0) {
             out.println("(" + detached + " detached events not shown; --all lists them)");
@@ -104,54 +106,35 @@ final class TreeCommand implements Callable<Integer> {
         return out;
     }
 
-    /** Prints a subtree without recursion along chains: recursion happens only into side branches. */
-    private void print(Entry start, String prefix) {
-        Deque<Object[]> stack = new ArrayDeque<>();
-        stack.push(new Object[] {start, prefix});
-        while (!stack.isEmpty()) {
-            Object[] frame = stack.pop();
-            Entry e = (Entry) frame[0];
-            String p = (String) frame[1];
-            while (e != null) {
-                out.println(p + line(e));
-                List<Entry> children = new ArrayList<>(tree.children(e.id()));
-                if (children.isEmpty()) {
-                    break;
-                }
-                Entry main = children.get(0);
-                for (Entry c : children) {
-                    if (sizes.get(c.id()) > sizes.get(main.id()) || onActivePath(c) && !onActivePath(main)) {
-                        main = c;
-                    }
-                }
-                List<Entry> sides = new ArrayList<>(children);
-                sides.remove(main);
-                // side branches first, indented; pushed in reverse so they print in order
-                for (int i = sides.size() - 1; i >= 0; i--) {
-                    stack.push(new Object[] {sides.get(i), p + "│ "});
-                }
-                if (!sides.isEmpty()) {
-                    stack.push(new Object[] {main, p});
-                    for (Entry s : sides) {
-                        out.println(p + "├─┐ branch at " + e.id() + " → " + s.id());
-                    }
-                    break;
-                }
-                e = main;
+    /**
+     * Prints a chain flat; at a branch point each side branch prints right below it, indented, before the main
+     * branch continues. Recursion happens only into side branches, so long chains cost no stack.
+     */
+    private void print(Entry start, String first, String rest) {
+        Entry e = start;
+        String prefix = first;
+        while (e != null) {
+            out.println(prefix + line(e));
+            prefix = rest;
+            List<Entry> children = tree.children(e.id());
+            if (children.isEmpty()) {
+                break;
             }
-        }
-    }
-
-    private boolean onActivePath(Entry e) {
-        if (active == null) {
-            return false;
-        }
-        for (Entry p : tree.path(active)) {
-            if (p.id().equals(e.id())) {
-                return true;
+            Entry main = children.get(0);
+            for (Entry c : children) {
+                boolean better = activePath.contains(c.id()) != activePath.contains(main.id())
+                        ? activePath.contains(c.id()) : sizes.get(c.id()) > sizes.get(main.id());
+                if (better) {
+                    main = c;
+                }
             }
+            for (Entry side : children) {
+                if (side != main) {
+                    print(side, rest + "├─ ", rest + "│  ");
+                }
+            }
+            e = main;
         }
-        return false;
     }
 
     private String line(Entry e) {

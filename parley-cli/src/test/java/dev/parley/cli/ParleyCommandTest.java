@@ -1,0 +1,148 @@
+package dev.parley.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.json.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line, run in-process against real SQLite and JSONL stores in a temporary directory. */
+class ParleyCommandTest {
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    Run parley(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = ParleyCommand.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    Path write(String name, String... lines) throws Exception {
+        Path file = dir.resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        return file;
+    }
+
+    static String piSession(String id, int turns) {
+        StringBuilder s = new StringBuilder("{\"type\":\"session\",\"version\":3,\"id\":\"" + id
+                + "\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}\n");
+        String parent = null;
+        for (int i = 0; i < turns; i++) {
+            String u = String.format("%08x", i * 2);
+            String a = String.format("%08x", i * 2 + 1);
+            s.append("{\"type\":\"message\",\"id\":\"").append(u).append("\",\"parentId\":")
+                    .append(parent == null ? "null" : "\"" + parent + "\"")
+                    .append(",\"timestamp\":\"2025-01-01T00:00:01.000Z\",\"message\":{\"role\":\"user\",\"content\":\"q")
+                    .append(i).append("\",\"timestamp\":1735689601000}}\n");
+            s.append("{\"type\":\"message\",\"id\":\"").append(a).append("\",\"parentId\":\"").append(u)
+                    .append("\",\"timestamp\":\"2025-01-01T00:00:02.000Z\",\"message\":{\"role\":\"assistant\",")
+                    .append("\"content\":[{\"type\":\"text\",\"text\":\"a").append(i)
+                    .append("\"}],\"provider\":\"anthropic\",\"model\":\"m\",\"stopReason\":\"stop\",\"timestamp\":1735689602000}}\n");
+            parent = a;
+        }
+        return s.toString();
+    }
+
+    @Test
+    void importSessionsShowExportDelete_onSqlite() throws Exception {
+        String store = "sqlite:" + dir.resolve("p.db");
+        for (int i = 0; i < 7; i++) {
+            write("in/s" + i + ".jsonl", piSession(String.format("0199a1b2-c3d4-7e5f-8a9b-%012d", i), 2 + i).strip());
+        }
+        Run imported = parley("--store", store, "import", "--json", dir.resolve("in").toString());
+        assertThat(imported.exit()).as(imported.err()).isZero();
+        List<JsonNode> rows = new ArrayList<>();
+        for (String line : imported.out().split("\n")) {
+            rows.add(Json.parse(line));
+        }
+        assertThat(rows).hasSize(7).allSatisfy(r -> {
+            assertThat(r.get("status").asText()).isEqualTo("imported");
+            assertThat(r.get("format").asText()).isEqualTo("pi");
+            assertThat(r.get("agents").get(0).get("source").asText()).endsWith(".jsonl");
+        });
+        assertThat(rows.get(0).get("entries").asInt()).isEqualTo(5);
+
+        // --store after the subcommand works too; the walk visits every session exactly once
+        Set<String> seen = new HashSet<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            Run page = cursor == null ? parley("sessions", "--store", store, "--limit", "3", "--json")
+                    : parley("sessions", "--store", store, "--limit", "3", "--json", "--cursor", cursor);
+            JsonNode o = Json.parse(page.out());
+            o.get("sessions").forEach(s -> assertThat(seen.add(s.get("session").asText())).isTrue());
+            cursor = o.get("nextCursor").isNull() ? null : o.get("nextCursor").asText();
+            pages++;
+        } while (cursor != null);
+        assertThat(seen).hasSize(7);
+        assertThat(pages).isEqualTo(3);
+
+        Run show = parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000003", "--json");
+        JsonNode conversation = Json.parse(show.out());
+        assertThat(conversation.get("messages")).hasSize(10);
+        assertThat(conversation.get("danglingUser").isNull()).isTrue();
+        assertThat(parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000003").out()).contains("─── user");
+
+        Path out = dir.resolve("back.jsonl");
+        assertThat(parley("--store", store, "export", "0199a1b2-c3d4-7e5f-8a9b-000000000002", "--format", "pi",
+                "-o", out.toString()).exit()).isZero();
+        List<String> back = Files.readAllLines(out);
+        List<String> source = Files.readAllLines(dir.resolve("in/s2.jsonl"));
+        assertThat(back).hasSameSizeAs(source);
+        for (int i = 0; i < source.size(); i++) {
+            assertThat(Json.same(Json.parse(back.get(i)), Json.parse(source.get(i)))).as("line %d", i + 1).isTrue();
+        }
+
+        assertThat(parley("--store", store, "import", dir.resolve("in").toString()).out())
+                .contains("unchanged").doesNotContain("imported ");
+
+        Run ambiguous = parley("--store", store, "show", "0199a1b2");
+        assertThat(ambiguous.exit()).isEqualTo(2);
+        assertThat(ambiguous.err()).contains("matches several sessions");
+
+        assertThat(parley("--store", store, "delete", "0199a1b2-c3d4-7e5f-8a9b-000000000006").exit()).isZero();
+        Run gone = parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000006");
+        assertThat(gone.exit()).isEqualTo(3);
+        assertThat(gone.err()).contains("no session");
+    }
+
+    @Test
+    void badInput_exitsNonZero_namesFileAndLine_andStillImportsTheOthers() throws Exception {
+        String store = "jsonl:" + dir.resolve("store");
+        Path good = write("good.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-000000000001", 1).strip());
+        String[] lines = piSession("0199a1b2-c3d4-7e5f-8a9b-000000000002", 2).split("\n");
+        lines[2] = "{not json";
+        Path bad = write("bad.jsonl", lines);
+        Run r = parley("--store", store, "import", good.toString(), bad.toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains(bad + ":3");
+        assertThat(r.out()).contains("0199a1b2-c3d4-7e5f-8a9b-000000000001");
+        Run list = parley("--store", store, "sessions", "--json");
+        assertThat(Json.parse(list.out()).get("sessions")).hasSize(1);
+    }
+
+    @Test
+    void usageErrors_andUnknownStores_failClearly() {
+        assertThat(parley("--store", "mongo:x", "sessions").err()).contains("unknown store scheme 'mongo'");
+        assertThat(parley("--store", "mongo:x", "sessions").exit()).isEqualTo(2);
+        assertThat(parley("--store", "memory:", "export", "x", "--format", "yaml").exit()).isEqualTo(2);
+        assertThat(parley("--store", "memory:", "sessions", "--cursor", "garbage!").err()).contains("invalid catalog cursor");
+        assertThat(parley("--store", "null:", "sessions").exit()).isEqualTo(9);
+        assertThat(parley("frobnicate").exit()).isEqualTo(2);
+        assertThat(parley("--help").out()).contains("import").contains("sessions").contains("export");
+    }
+}
