@@ -128,7 +128,17 @@ final class ShowCommand implements Callable<Integer> {
         return null;
     }
 
+    /** Tool names by call id, so results from formats that do not repeat the name (Claude Code) show it. */
+    private final java.util.Map<String, String> toolNames = new java.util.HashMap<>();
+
     private void printText(PrintWriter out, LoadedConversation c, AgentId agent, Entry compaction) {
+        for (ConversationItem item : c.items()) {
+            item.message().toolCalls().forEach(call -> {
+                if (call.id() != null) {
+                    toolNames.put(call.id(), call.name());
+                }
+            });
+        }
         out.printf("session %s · agent %s · %d messages%s%n", c.session(), agent, c.items().size(),
                 c.activeModel() == null ? "" : " · model " + (c.activeModel().provider() == null ? ""
                         : c.activeModel().provider() + "/") + c.activeModel().model());
@@ -185,7 +195,8 @@ final class ShowCommand implements Callable<Integer> {
             out.println("→ " + call.name() + " " + abbreviate(call.arguments().text(), full ? Integer.MAX_VALUE : 300)
                     + (call.id() == null ? "" : "  [" + call.id() + "]"));
         } else if (b instanceof ContentBlock.ToolResult r) {
-            out.println("← " + (r.toolName() == null ? "" : r.toolName() + " ") + "[" + r.callId() + "]"
+            String name = r.toolName() != null ? r.toolName() : toolNames.get(r.callId());
+            out.println("← " + (name == null ? "" : name + " ") + "[" + r.callId() + "]"
                     + (r.isError() ? " error" : ""));
             String text = r.text();
             List<String> lines = text.lines().toList();

@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import dev.parley.core.store.Stores;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The foundation's acceptance, in-process: every real transcript imports, agrees with {@code MANIFEST.json}, and
@@ -22,11 +25,24 @@ import org.junit.jupiter.api.Test;
 class RealTranscriptRoundTripTest {
     static final List<String> DIRS = List.of("claude-code", "pi", "pi-v3", "openai-chat", "anthropic-messages");
 
-    @Test
-    void everyTranscript_roundTripsExactly_andMatchesTheManifest() throws Exception {
+    @TempDir
+    Path tmp;
+
+    MessageLog open(String store) {
+        return switch (store) {
+            case "memory" -> new MemoryMessageLog();
+            case "sqlite" -> Stores.open("sqlite:" + tmp.resolve("p.db"));
+            case "jsonl" -> Stores.open("jsonl:" + tmp.resolve("pj"));
+            default -> throw new IllegalArgumentException(store);
+        };
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "sqlite", "jsonl"})
+    void everyTranscript_roundTripsExactly_andMatchesTheManifest(String store) throws Exception {
         Path data = RealTranscripts.dir();
         JsonNode manifest = Json.mapper().readTree(data.resolve("MANIFEST.json").toFile());
-        try (MessageLog log = new MemoryMessageLog()) {
+        try (MessageLog log = open(store)) {
             Recorder first = importAll(log, data);
             assertThat(first.fatal()).isEmpty();
             Exporter exporter = new Exporter(log);
