@@ -31,8 +31,10 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Messages.</b> Message entries give their message; a compaction or branch summary gives a message with
  *       role {@link Role#COMPACTION_SUMMARY} or {@link Role#BRANCH_SUMMARY}; other kinds give none. Consecutive
  *       assistant records of the same response (only tool results between them) are merged into one message.</li>
+ *   <li><b>Repairs</b> by the options: incomplete assistant messages (aborted or failed, no text) are dropped.</li>
  *   <li><b>Dangling prompt.</b> A trailing user message is removed and returned on its own.</li>
- *   <li><b>Repairs</b> by the options: incomplete assistant messages, unanswered calls, results without a call.</li>
+ *   <li><b>Repairs</b> by the options: unanswered calls, results without a call, user messages left next to each
+ *       other.</li>
  * </ol>
  *
  * <p>Stateless and thread-safe.
@@ -80,6 +82,12 @@ public final class ConversationBuilder {
         }
         items = mergeSplitResponses(items);
 
+        List<Repair> repairs = new ArrayList<>();
+        if (options.repairTurns()) {
+            items = dropIncomplete(items, repairs);
+        }
+
+        // After incomplete replies are dropped, a prompt they answered has no reply: it is the dangling prompt.
         Message dangling = null;
         EntryId danglingEntry = null;
         if (!items.isEmpty() && items.get(items.size() - 1).message().role().equals(Role.USER)) {
@@ -87,13 +95,11 @@ public final class ConversationBuilder {
             dangling = last.message();
             danglingEntry = last.entry();
         }
-
-        List<Repair> repairs = new ArrayList<>();
-        if (options.dropIncomplete()) {
-            items = dropIncomplete(items, repairs);
-        }
         if (options.orphans() != OrphanPolicy.KEEP) {
             items = repairToolPairs(items, options.orphans(), repairs);
+        }
+        if (options.repairTurns()) {
+            items = mergeConsecutiveUsers(items, repairs);
         }
         List<EntryId> pathIds = path.stream().map(Entry::id).toList();
         return new LoadedConversation(session, items, dangling, danglingEntry, leaf.id(), pathIds, repairs,
@@ -277,6 +283,28 @@ public final class ConversationBuilder {
                     repairs.add(new Repair(item.entry(), Repair.Kind.DROPPED_INCOMPLETE_MESSAGE,
                             Objects.requireNonNullElse(item.message().errorMessage(),
                                     "stop reason " + item.message().stopReason())));
+                }
+                continue;
+            }
+            out.add(item);
+        }
+        return out;
+    }
+
+    /** Merges user messages that follow each other (after repairs), so that turns alternate. */
+    private static List<ConversationItem> mergeConsecutiveUsers(List<ConversationItem> items, List<Repair> repairs) {
+        List<ConversationItem> out = new ArrayList<>(items.size());
+        for (ConversationItem item : items) {
+            if (!out.isEmpty() && item.message().role().equals(Role.USER)
+                    && out.get(out.size() - 1).message().role().equals(Role.USER)) {
+                ConversationItem previous = out.remove(out.size() - 1);
+                List<ContentBlock> content = new ArrayList<>(previous.message().content());
+                content.add(new ContentBlock.Text("\n\n"));
+                content.addAll(item.message().content());
+                out.add(new ConversationItem(previous.entry(), previous.message().toBuilder().content(content).build()));
+                if (item.entry() != null) {
+                    repairs.add(new Repair(item.entry(), Repair.Kind.MERGED_USER_MESSAGES, "merged into "
+                            + previous.entry()));
                 }
                 continue;
             }

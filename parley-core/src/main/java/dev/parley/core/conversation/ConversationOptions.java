@@ -10,10 +10,10 @@ import org.jspecify.annotations.Nullable;
  * @param orphans what to do with tool calls that have no result
  * @param leaf the entry to end the conversation at, or null for the agent's active leaf (its most recent entry
  *     that is not a detached event)
- * @param dropIncomplete whether to remove assistant messages that ended in an error or abort and carry nothing a
- *     provider would accept back (no text, no complete tool call) — pi's read-side rule
+ * @param repairTurns whether to make the turns provider-valid: remove assistant messages that ended in an error or
+ *     abort and carry no text (pi's read-side rule), and merge user messages that end up next to each other
  */
-public record ConversationOptions(OrphanPolicy orphans, @Nullable EntryId leaf, boolean dropIncomplete) {
+public record ConversationOptions(OrphanPolicy orphans, @Nullable EntryId leaf, boolean repairTurns) {
     /** The log as written: orphaned calls and incomplete messages kept, for display and export. */
     public static final ConversationOptions AS_WRITTEN = new ConversationOptions(OrphanPolicy.KEEP, null, false);
     /** A conversation a provider accepts: unanswered calls get error results, incomplete messages are dropped. */
@@ -26,11 +26,11 @@ public record ConversationOptions(OrphanPolicy orphans, @Nullable EntryId leaf, 
 
     /** These options with the given orphan policy. */
     public ConversationOptions withOrphans(OrphanPolicy policy) {
-        return new ConversationOptions(policy, leaf, dropIncomplete);
+        return new ConversationOptions(policy, leaf, repairTurns);
     }
 
     /** These options ending at the given leaf. */
     public ConversationOptions withLeaf(@Nullable EntryId leafId) {
-        return new ConversationOptions(orphans, leafId, dropIncomplete);
+        return new ConversationOptions(orphans, leafId, repairTurns);
     }
 }

@@ -77,7 +77,7 @@ public final class LogSessionStore implements SessionStore {
     public synchronized LoadedConversation loadConversation(ConversationOptions options) {
         LoadedConversation loaded = ConversationBuilder.build(session, log.load(session, null), agent, options);
         if (options.leaf() == null) {
-            leaf = loaded.leaf();
+            leaf = loaded.continueFrom();
         }
         return loaded;
     }
@@ -99,6 +99,22 @@ public final class LogSessionStore implements SessionStore {
     @Override
     public synchronized @Nullable EntryId leaf() {
         return leaf;
+    }
+
+    @Override
+    public void recordUsage(dev.parley.core.model.Usage usage) {
+        log.persistUsage(session, agent, usage);
+    }
+
+    @Override
+    public synchronized void truncateAfter(EntryId entry) {
+        log.truncateAfter(session, entry);
+        leaf = entry;
+    }
+
+    /** The log this view writes to. */
+    public MessageLog log() {
+        return log;
     }
 
     @Override

@@ -63,6 +63,18 @@ public final class NullSessionStore implements SessionStore {
         return null;
     }
 
+    /** Does nothing: nothing is stored. */
+    @Override
+    public void recordUsage(dev.parley.core.model.Usage usage) {
+        // nothing stored
+    }
+
+    /** Does nothing: there is nothing stored to remove. */
+    @Override
+    public void truncateAfter(EntryId entry) {
+        // nothing stored
+    }
+
     /** Accepts only null: the null store has no entries to continue from. */
     @Override
     public void moveLeaf(@Nullable EntryId entry) {

@@ -62,6 +62,19 @@ public interface SessionStore {
     @Nullable EntryId leaf();
 
     /**
+     * Adds usage to this agent's running total in the session (a no-op for the null store).
+     */
+    void recordUsage(dev.parley.core.model.Usage usage);
+
+    /**
+     * Removes every entry appended after {@code entry}, across all agents of the session (rewind; destructive), and
+     * moves the leaf to {@code entry}.
+     *
+     * @throws dev.parley.core.NotFoundException if the entry is not in the session
+     */
+    void truncateAfter(EntryId entry);
+
+    /**
      * Makes the next append continue from {@code entry} (a sibling of its existing children: a branch), or start a
      * new root for null. The abandoned branch stays in the log.
      *

@@ -1,0 +1,611 @@
+package dev.parley.agent;
+
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.ConversationItem;
+import dev.parley.core.conversation.ConversationOptions;
+import dev.parley.core.conversation.LoadedConversation;
+import dev.parley.core.conversation.Repair;
+import dev.parley.core.conversation.SessionStore;
+import dev.parley.core.log.FlushResult;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Role;
+import dev.parley.core.model.Usage;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An agent that owns its conversation and its {@link SessionStore}, and persists everything it generates as the
+ * conversation changes (seed {@code 001_5256a591ecc368e7}, decisions 1–6). The embedder never calls a persist
+ * function:
+ * <ul>
+ *   <li>{@link #submitUserMessage} persists the prompt, stamped with provider and model, <em>before</em> any provider
+ *       call;</li>
+ *   <li>{@link #addSystemMessage} persists a system entry;</li>
+ *   <li>{@link #runStep} drives the model/tool loop and persists each assistant message and each tool result as it is
+ *       committed — what was committed before a failure stays, so a step that throws halfway leaves a log that
+ *       resumes cleanly; each assistant message's usage is added to the agent's total;</li>
+ *   <li>{@link #compact} persists its result as a compaction entry; the earlier entries stay in the log.</li>
+ * </ul>
+ *
+ * <p><b>Resume</b> is the embedder's explicit choice: open the store, {@link SessionStore#loadConversation load} the
+ * conversation, hand it to the constructor (or call {@link #resume}). A dangling user prompt comes back separately
+ * ({@link #danglingPrompt()}) and is never sent automatically: {@link #sendDanglingPrompt()} sends it as it is
+ * (without writing it again), {@link #editDanglingPrompt} writes an edited prompt as its sibling (a branch). Tool
+ * calls that a crash left without results are run when the next step starts.
+ *
+ * <p><b>Busy prompts</b>: {@link #prompt} while a step runs queues the prompt unpersisted; it can be edited or
+ * cancelled until the next step starts, which flushes the queue and reloads the conversation from the store (the
+ * source of truth), as Planck.Agent does.
+ *
+ * <p><b>Thread-safety</b>: one step runs at a time; {@link #prompt}, {@link #editQueued}, {@link #cancelQueued} and
+ * the read methods may be called from other threads while it runs. Other mutating methods throw
+ * {@link IllegalStateException} while a step runs.
+ */
+public final class Agent {
+    /** Metadata key marking a system message as the system prompt ({@link SystemMode#PROMPT}). */
+    public static final String SYSTEM_MODE_KEY = "parley.systemMode";
+    static final String NO_RESULT = "No result provided";
+
+    private final AgentConfig config;
+    private final ModelProvider provider;
+    private final SessionStore store;
+    private final Clock clock;
+    private final Object lock = new Object();
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final AtomicLong queueIds = new AtomicLong();
+    private final Map<Long, String> queue = new LinkedHashMap<>();
+
+    private List<ConversationItem> conversation = new ArrayList<>();
+    private @Nullable String systemPrompt;
+    private @Nullable ConversationItem dangling;
+    /** The last entry of the loaded path: where the dangling prompt's reply continues from. */
+    private @Nullable EntryId resumeLeaf;
+    private List<Repair> repairs = List.of();
+
+    /**
+     * Creates an agent.
+     *
+     * @param config provider and model names, system prompt, tools
+     * @param provider the model provider
+     * @param store where the conversation persists ({@link dev.parley.core.conversation.NullSessionStore} to opt out)
+     * @param adopt a loaded conversation to continue (resume), or null for a fresh one
+     * @param clock stamps the messages the agent creates
+     */
+    public Agent(AgentConfig config, ModelProvider provider, SessionStore store, @Nullable LoadedConversation adopt,
+                 Clock clock) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.provider = Objects.requireNonNull(provider, "provider");
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.systemPrompt = config.systemPrompt();
+        if (adopt != null) {
+            adopt(adopt);
+        }
+    }
+
+    /**
+     * Loads the store's conversation, provider-valid (tool calls without results answered by a synthetic error,
+     * aborted replies dropped), and creates an agent that continues it.
+     */
+    public static Agent resume(AgentConfig config, ModelProvider provider, SessionStore store, Clock clock) {
+        return new Agent(config, provider, store, store.loadConversation(resumeOptions()), clock);
+    }
+
+    /**
+     * How {@link #resume} and reloads read the log: aborted and failed replies dropped, user prompts left next to
+     * each other merged, and tool calls without results kept — the next step runs them.
+     */
+    public static ConversationOptions resumeOptions() {
+        return new ConversationOptions(dev.parley.core.conversation.OrphanPolicy.KEEP, null, true);
+    }
+
+    // ---- the conversation ----
+
+    /** The session the agent writes to. */
+    public SessionId sessionId() {
+        return store.sessionId();
+    }
+
+    /** The conversation's messages, in order (a copy). */
+    public List<Message> messages() {
+        synchronized (lock) {
+            return conversation.stream().map(ConversationItem::message).toList();
+        }
+    }
+
+    /** The conversation with the entry each message was persisted as (a copy). */
+    public List<ConversationItem> conversation() {
+        synchronized (lock) {
+            return List.copyOf(conversation);
+        }
+    }
+
+    /** The repairs the last load made to the logged messages (see {@link Repair}). */
+    public List<Repair> repairs() {
+        synchronized (lock) {
+            return repairs;
+        }
+    }
+
+    /** The current system prompt, or null. */
+    public @Nullable String systemPrompt() {
+        synchronized (lock) {
+            return systemPrompt;
+        }
+    }
+
+    /** The trailing user prompt that had no reply when the conversation was loaded, until sent or edited. */
+    public Optional<Message> danglingPrompt() {
+        synchronized (lock) {
+            return dangling == null ? Optional.empty() : Optional.of(dangling.message());
+        }
+    }
+
+    // ---- writing ----
+
+    /**
+     * Adds a user prompt to the conversation and persists it, stamped with the configured provider and model,
+     * before any provider call.
+     *
+     * @return the stored entry, or empty for the null store
+     * @throws IllegalStateException if a step is running (use {@link #prompt}) or a dangling prompt waits
+     */
+    public Optional<Entry> submitUserMessage(String text) {
+        requireIdle();
+        requireNoDangling();
+        Message m = Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
+                .createdAt(clock.instant()).build();
+        return commit(m, Receiver.NONE);
+    }
+
+    /**
+     * Adds a system message and persists it.
+     *
+     * @param mode {@link SystemMode#PROMPT} replaces the system prompt; {@link SystemMode#NOTE} adds a note in place
+     */
+    public Optional<Entry> addSystemMessage(String text, SystemMode mode) {
+        requireIdle();
+        Message.Builder b = Message.builder(Role.SYSTEM).plainText(text).createdAt(clock.instant());
+        if (mode == SystemMode.PROMPT) {
+            b.putMetadata(SYSTEM_MODE_KEY, RawJson.of("\"prompt\""));
+        }
+        Optional<Entry> entry = commit(b.build(), Receiver.NONE);
+        if (mode == SystemMode.PROMPT) {
+            synchronized (lock) {
+                systemPrompt = text;
+            }
+        }
+        return entry;
+    }
+
+    /**
+     * A prompt from the user: submitted and persisted at once when the agent is idle; queued, unpersisted, while a
+     * step runs.
+     *
+     * @return the queued prompt's handle, or empty when it was submitted at once
+     */
+    public Optional<QueuedPrompt> prompt(String text) {
+        Objects.requireNonNull(text, "text");
+        synchronized (lock) {
+            if (busy.get()) {
+                long id = queueIds.incrementAndGet();
+                queue.put(id, text);
+                return Optional.of(new QueuedPrompt(id, text));
+            }
+        }
+        submitUserMessage(text);
+        return Optional.empty();
+    }
+
+    /** The prompts queued and not yet sent, in order. */
+    public List<QueuedPrompt> queued() {
+        synchronized (lock) {
+            List<QueuedPrompt> out = new ArrayList<>();
+            queue.forEach((id, text) -> out.add(new QueuedPrompt(id, text)));
+            return out;
+        }
+    }
+
+    /** @throws InvalidInputException if the prompt was already sent (or cancelled) */
+    public void editQueued(long id, String text) {
+        synchronized (lock) {
+            if (!queue.containsKey(id)) {
+                throw new InvalidInputException("queued prompt " + id + " was already sent or cancelled");
+            }
+            queue.put(id, Objects.requireNonNull(text, "text"));
+        }
+    }
+
+    /** @throws InvalidInputException if the prompt was already sent (or cancelled) */
+    public void cancelQueued(long id) {
+        synchronized (lock) {
+            if (queue.remove(id) == null) {
+                throw new InvalidInputException("queued prompt " + id + " was already sent or cancelled");
+            }
+        }
+    }
+
+    /**
+     * Persists the queued prompts as one batch (Planck's {@code flush_unpersisted}) and, if anything was written,
+     * reloads the conversation from the store. Called when a step starts.
+     */
+    public FlushResult flushQueued() {
+        requireIdle();
+        return doFlush();
+    }
+
+    private FlushResult doFlush() {
+        List<Message> flush = new ArrayList<>();
+        synchronized (lock) {
+            for (String text : queue.values()) {
+                flush.add(Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
+                        .createdAt(clock.instant()).build());
+            }
+            queue.clear();
+        }
+        if (flush.isEmpty()) {
+            return FlushResult.NOOP;
+        }
+        synchronized (lock) {
+            if (dangling != null) {
+                doSendDangling();
+            }
+        }
+        List<Entry> written = store.appendMessages(flush);
+        reload();
+        synchronized (lock) {
+            if (dangling != null) {
+                // The flushed prompts end the log: they are this turn's prompt, not a dangling one.
+                conversation.add(dangling);
+                dangling = null;
+                if (!written.isEmpty()) {
+                    store.moveLeaf(written.get(written.size() - 1).id());
+                }
+            }
+        }
+        return FlushResult.FLUSHED;
+    }
+
+    /** Sends the dangling prompt as it is: it joins the conversation without being written again. */
+    public void sendDanglingPrompt() {
+        requireIdle();
+        synchronized (lock) {
+            if (dangling == null) {
+                throw new IllegalStateException("there is no dangling prompt");
+            }
+            doSendDangling();
+        }
+    }
+
+    private void doSendDangling() {
+        if (resumeLeaf != null) {
+            store.moveLeaf(resumeLeaf);
+        }
+        conversation.add(dangling);
+        dangling = null;
+    }
+
+    /**
+     * Replaces the dangling prompt by an edited one, written as its sibling in the entry tree (a branch); the
+     * conversation follows the new prompt and the old one stays in the log.
+     */
+    public Optional<Entry> editDanglingPrompt(String text) {
+        requireIdle();
+        synchronized (lock) {
+            if (dangling == null) {
+                throw new IllegalStateException("there is no dangling prompt");
+            }
+            dangling = null;
+        }
+        return submitUserMessage(text);
+    }
+
+    /**
+     * Branches: the next prompt continues from {@code parent} (a sibling of its existing children); the abandoned
+     * branch stays in the log and is listed by {@code parley tree}.
+     *
+     * @param parent the entry to continue from, or null to start a new root
+     * @param text the prompt
+     */
+    public Optional<Entry> branchFrom(@Nullable EntryId parent, String text) {
+        requireIdle();
+        store.moveLeaf(parent);
+        synchronized (lock) {
+            dangling = null;
+            conversation = new ArrayList<>(store.loadConversation(resumeOptions().withLeaf(parent)).items());
+            if (parent == null) {
+                conversation.clear();
+            }
+        }
+        store.moveLeaf(parent);
+        return submitUserMessage(text);
+    }
+
+    /**
+     * Rewinds: removes every entry after {@code keep} from the session, across all agents (destructive; Planck's
+     * {@code truncate_after}), and reloads the conversation.
+     */
+    public void rewindTo(EntryId keep) {
+        requireIdle();
+        store.truncateAfter(keep);
+        reload();
+    }
+
+    /** Reloads the conversation from the store: the store is the source of truth. */
+    public void reload() {
+        adopt(store.loadConversation(resumeOptions()));
+    }
+
+    private void adopt(LoadedConversation loaded) {
+        synchronized (lock) {
+            conversation = new ArrayList<>(loaded.items());
+            repairs = loaded.repairs();
+            dangling = loaded.danglingUser() == null ? null
+                    : new ConversationItem(loaded.danglingUserEntry(), loaded.danglingUser());
+            resumeLeaf = loaded.leaf();
+            for (ConversationItem item : conversation) {
+                Message m = item.message();
+                if (m.role().equals(Role.SYSTEM) && m.metadata().containsKey(SYSTEM_MODE_KEY)) {
+                    systemPrompt = m.text();
+                }
+            }
+        }
+    }
+
+    // ---- the step ----
+
+    /**
+     * Runs the model/tool loop until the model answers without calling a tool (or {@link AgentConfig#maxSteps()}
+     * model calls were made). Queued prompts are flushed first; tool calls a crash left without results are run
+     * first. Every message is persisted as it is committed.
+     *
+     * @throws ProviderException if the provider fails; everything committed before stays in the log and the
+     *     conversation
+     * @throws IllegalStateException if a step is already running, or a dangling prompt was neither sent nor edited
+     */
+    public StepResult runStep(Receiver receiver) {
+        Objects.requireNonNull(receiver, "receiver");
+        if (!busy.compareAndSet(false, true)) {
+            throw new IllegalStateException("a step is already running");
+        }
+        try {
+            doFlush();
+            requireNoDangling();
+            int toolCalls = runPendingToolCalls(receiver);
+            Message reply = null;
+            for (int call = 1; call <= config.maxSteps(); call++) {
+                Message answer = provider.complete(request(), receiver);
+                reply = stamp(answer);
+                commit(reply, receiver);
+                if (reply.toolCalls().isEmpty()) {
+                    return new StepResult(call, toolCalls, reply, false);
+                }
+                for (ContentBlock.ToolCall c : reply.toolCalls()) {
+                    runTool(c, receiver);
+                    toolCalls++;
+                }
+            }
+            return new StepResult(config.maxSteps(), toolCalls, reply, true);
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    private ModelRequest request() {
+        synchronized (lock) {
+            List<Message> messages = new ArrayList<>();
+            for (ConversationItem item : conversation) {
+                Message m = item.message();
+                if (m.role().equals(Role.SYSTEM) && m.metadata().containsKey(SYSTEM_MODE_KEY)) {
+                    continue;
+                }
+                messages.add(m);
+            }
+            List<ToolSpec> tools = config.tools().stream().map(Tool::spec).toList();
+            return new ModelRequest(config.model(), systemPrompt, answerEveryCall(messages), tools);
+        }
+    }
+
+    /**
+     * The messages with a synthetic error result for every tool call that has none (a request-time repair, never
+     * persisted): providers reject a call without a result.
+     */
+    static List<Message> answerEveryCall(List<Message> messages) {
+        Set<String> answered = new HashSet<>();
+        for (Message m : messages) {
+            m.toolResults().forEach(r -> answered.add(r.callId()));
+        }
+        List<Message> out = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            out.add(m);
+            List<ContentBlock> missing = new ArrayList<>();
+            for (ContentBlock.ToolCall c : m.toolCalls()) {
+                if (c.id() != null && !answered.contains(c.id())) {
+                    missing.add(ContentBlock.ToolResult.text(c.id(), c.name(), NO_RESULT, true));
+                }
+            }
+            if (!missing.isEmpty()) {
+                while (i + 1 < messages.size() && messages.get(i + 1).role().equals(Role.TOOL)) {
+                    out.add(messages.get(++i));
+                }
+                out.add(Message.builder(Role.TOOL).content(missing).build());
+            }
+        }
+        return out;
+    }
+
+    private Message stamp(Message answer) {
+        Message.Builder b = answer.toBuilder();
+        if (answer.provider() == null) {
+            b.provider(config.provider());
+        }
+        if (answer.model() == null) {
+            b.model(config.model());
+        }
+        if (answer.createdAt() == null) {
+            b.createdAt(clock.instant());
+        }
+        return b.build();
+    }
+
+    /** Runs the tool calls of the last assistant message that have no result yet (a crash interrupted them). */
+    private int runPendingToolCalls(Receiver receiver) {
+        List<ContentBlock.ToolCall> pending = new ArrayList<>();
+        synchronized (lock) {
+            Set<String> answered = new HashSet<>();
+            for (int i = conversation.size() - 1; i >= 0; i--) {
+                Message m = conversation.get(i).message();
+                if (m.role().equals(Role.TOOL)) {
+                    m.toolResults().forEach(r -> answered.add(r.callId()));
+                    continue;
+                }
+                if (m.role().equals(Role.ASSISTANT)) {
+                    for (ContentBlock.ToolCall c : m.toolCalls()) {
+                        if (c.id() == null || !answered.contains(c.id())) {
+                            pending.add(c);
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        for (ContentBlock.ToolCall c : pending) {
+            runTool(c, receiver);
+        }
+        return pending.size();
+    }
+
+    private void runTool(ContentBlock.ToolCall call, Receiver receiver) {
+        receiver.onToolCall(call);
+        Tool.Output output;
+        Tool tool = config.tools().stream().filter(t -> t.spec().name().equals(call.name())).findFirst().orElse(null);
+        if (tool == null) {
+            output = Tool.Output.error("unknown tool '" + call.name() + "'");
+        } else {
+            try {
+                output = tool.call(call.arguments());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while running tool " + call.name(), e);
+            } catch (Exception e) {
+                output = Tool.Output.error(call.name() + " failed: " + e);
+            }
+        }
+        String id = call.id() != null ? call.id() : "call-without-id";
+        Message result = Message.builder(Role.TOOL).add(ContentBlock.ToolResult.text(id, call.name(), output.text(),
+                output.isError())).createdAt(clock.instant()).build();
+        commit(result, receiver);
+    }
+
+    /** Persists a message and adds it to the conversation; durable before it is visible. */
+    private Optional<Entry> commit(Message message, Receiver receiver) {
+        List<Entry> stored = store.appendMessages(List.of(message));
+        Entry entry = stored.isEmpty() ? null : stored.get(0);
+        synchronized (lock) {
+            conversation.add(new ConversationItem(entry == null ? null : entry.id(), message));
+        }
+        if (message.role().equals(Role.ASSISTANT) && message.usage() != null) {
+            store.recordUsage(message.usage());
+        }
+        if (entry != null) {
+            receiver.onCommitted(message, entry);
+        }
+        return Optional.ofNullable(entry);
+    }
+
+    // ---- compaction ----
+
+    /**
+     * What {@link #compact} did.
+     *
+     * @param entry the compaction entry, or null for the null store (or when there was nothing to compact)
+     * @param summary the summary the conversation now starts with, or null when nothing was compacted
+     * @param compactedMessages how many messages the summary replaced
+     */
+    public record Compaction(@Nullable Entry entry, @Nullable String summary, int compactedMessages) {}
+
+    /**
+     * Compacts the conversation: everything but the last {@code keepLast} messages is replaced by a summary (asked of
+     * the provider with {@code instructions}, unless {@code summary} is given). The result is persisted as a
+     * compaction entry; every earlier entry stays in the log, and a resumed conversation starts from the summary.
+     * The cut never separates tool results from their call.
+     */
+    public Compaction compact(int keepLast, @Nullable String summary, String instructions) {
+        requireIdle();
+        if (keepLast < 0) {
+            throw new InvalidInputException("keepLast must not be negative");
+        }
+        List<ConversationItem> items;
+        synchronized (lock) {
+            items = new ArrayList<>(conversation);
+        }
+        int cut = Math.max(0, items.size() - keepLast);
+        while (cut > 0 && cut < items.size() && items.get(cut).message().role().equals(Role.TOOL)) {
+            cut--;
+        }
+        if (cut == 0) {
+            return new Compaction(null, null, 0);
+        }
+        String text = summary;
+        if (text == null) {
+            List<Message> toSummarize = new ArrayList<>(items.subList(0, cut).stream().map(ConversationItem::message).toList());
+            toSummarize.add(Message.user(instructions));
+            text = provider.complete(new ModelRequest(config.model(), systemPrompt, toSummarize, List.of()), Receiver.NONE)
+                    .text();
+        }
+        long tokensBefore = 0;
+        for (ConversationItem item : items) {
+            Usage u = item.message().usage();
+            if (u != null) {
+                tokensBefore = u.inputTokens() + u.cacheReadTokens() + u.cacheWriteTokens() + u.outputTokens();
+            }
+        }
+        EntryId firstKept = cut < items.size() ? items.get(cut).entry() : null;
+        List<Entry> stored = store.appendEntries(List.of(new EntryPayload.Compaction(text, firstKept,
+                tokensBefore > 0 ? tokensBefore : null)));
+        Entry entry = stored.isEmpty() ? null : stored.get(0);
+        Message summaryMessage = Message.builder(Role.COMPACTION_SUMMARY).plainText(text).createdAt(clock.instant())
+                .build();
+        synchronized (lock) {
+            List<ConversationItem> next = new ArrayList<>();
+            next.add(new ConversationItem(entry == null ? null : entry.id(), summaryMessage));
+            next.addAll(items.subList(cut, items.size()));
+            conversation = next;
+        }
+        return new Compaction(entry, text, cut);
+    }
+
+    // ---- guards ----
+
+    private void requireIdle() {
+        if (busy.get()) {
+            throw new IllegalStateException("a step is running");
+        }
+    }
+
+    private void requireNoDangling() {
+        synchronized (lock) {
+            if (dangling != null) {
+                throw new IllegalStateException("the conversation ends with a dangling prompt that never got a reply: "
+                        + "send it (sendDanglingPrompt) or edit it (editDanglingPrompt) first");
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.parley.agent;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.model.Entry;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Several agents in one session (seed {@code 000_f14f62d758a51e3d}): an orchestrator and its workers, each with its
+ * own agent id and its own conversation, all writing to one log. {@link #sessionMessages()} shows every agent's
+ * messages interleaved in insertion order — also after every agent is gone.
+ *
+ * <p>Thread-safe.
+ */
+public final class AgentTeam {
+    private final MessageLog log;
+    private final SessionId session;
+    private final IdGenerator ids;
+    private final Clock clock;
+
+    public AgentTeam(MessageLog log, SessionId session, IdGenerator ids, Clock clock) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.session = Objects.requireNonNull(session, "session");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The session the team writes to. */
+    public SessionId session() {
+        return session;
+    }
+
+    /**
+     * An agent of the session, continuing its own conversation if the log has one ({@link Agent#resume}).
+     *
+     * @param id the agent's id in the session
+     */
+    public Agent agent(AgentId id, AgentConfig config, ModelProvider provider) {
+        return Agent.resume(config, provider, new LogSessionStore(log, session, id, ids, clock), clock);
+    }
+
+    /** Every agent's messages, interleaved in insertion order (Planck's {@code load_session_messages}). */
+    public List<Entry> sessionMessages() {
+        return log.loadSessionMessages(session);
+    }
+}

@@ -1,0 +1,37 @@
+package dev.parley.agent;
+
+import dev.parley.core.RawJson;
+
+/**
+ * A tool the model can call. Calls run on the step's thread, one at a time, in the order the model asked for them.
+ */
+public interface Tool {
+
+    /** The tool's name, description and argument schema. */
+    ToolSpec spec();
+
+    /**
+     * Runs the tool.
+     *
+     * @param arguments the arguments as the model wrote them
+     * @return the result; a failure the model should see is a result with {@code isError}
+     * @throws Exception for a failure of the tool itself, which the agent reports to the model as an error result
+     */
+    Output call(RawJson arguments) throws Exception;
+
+    /**
+     * A tool's result.
+     *
+     * @param text the text the model sees
+     * @param isError whether the call failed
+     */
+    record Output(String text, boolean isError) {
+        public static Output ok(String text) {
+            return new Output(text, false);
+        }
+
+        public static Output error(String text) {
+            return new Output(text, true);
+        }
+    }
+}

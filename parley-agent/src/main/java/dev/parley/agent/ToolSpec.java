@@ -1,0 +1,19 @@
+package dev.parley.agent;
+
+import dev.parley.core.RawJson;
+import java.util.Objects;
+
+/**
+ * What the model is told about a tool.
+ *
+ * @param name the tool's name, unique among the agent's tools
+ * @param description what it does, for the model
+ * @param parameters the JSON Schema of its arguments (an object schema)
+ */
+public record ToolSpec(String name, String description, RawJson parameters) {
+    public ToolSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(parameters, "parameters");
+    }
+}

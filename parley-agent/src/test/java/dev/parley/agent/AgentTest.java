@@ -1,0 +1,283 @@
+package dev.parley.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.ConversationOptions;
+import dev.parley.core.conversation.EntryTree;
+import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.NullSessionStore;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Role;
+import dev.parley.core.model.Usage;
+import dev.parley.core.store.MemoryMessageLog;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class AgentTest {
+    static final SessionId S = new SessionId("s-agent");
+    final MemoryMessageLog log = new MemoryMessageLog();
+    final IdGenerator ids = IdGenerator.uuidV7();
+    final Clock clock = Clock.systemUTC();
+
+    LogSessionStore store(AgentId agent) {
+        return new LogSessionStore(log, S, agent, ids, clock);
+    }
+
+    static Tool tool(String name, String answer) {
+        return new Tool() {
+            @Override
+            public ToolSpec spec() {
+                return new ToolSpec(name, name, RawJson.of("{\"type\":\"object\"}"));
+            }
+
+            @Override
+            public Output call(RawJson arguments) {
+                return Output.ok(answer + " " + arguments.text());
+            }
+        };
+    }
+
+    static Message calls(String... ids) {
+        Message.Builder b = Message.builder(Role.ASSISTANT);
+        for (String id : ids) {
+            b.add(new ContentBlock.ToolCall(id, "lookup", RawJson.of("{\"q\":\"" + id + "\"}")));
+        }
+        return b.build();
+    }
+
+    static Message text(String t) {
+        return Message.assistant(List.of(new ContentBlock.Text(t)));
+    }
+
+    AgentConfig config() {
+        return new AgentConfig("scripted", "script-1", "be brief", List.of(tool("lookup", "found")), 8);
+    }
+
+    List<Message> logged() {
+        return log.load(S, null).stream().map(Entry::message).filter(java.util.Objects::nonNull).toList();
+    }
+
+    @Test
+    void userPrompt_isInTheStoreBeforeTheProviderIsCalled() {
+        AtomicReference<List<Message>> seenByProvider = new AtomicReference<>();
+        ScriptedProvider provider = new ScriptedProvider("scripted", request -> {
+            seenByProvider.set(logged());
+            return text("hello");
+        });
+        Agent agent = new Agent(config(), provider, store(AgentId.MAIN), null, clock);
+        agent.submitUserMessage("hi there");
+        assertThat(logged()).extracting(Message::text).containsExactly("hi there");
+        assertThat(logged().get(0).provider()).isEqualTo("scripted");
+        assertThat(logged().get(0).model()).isEqualTo("script-1");
+        agent.runStep(Receiver.NONE);
+        assertThat(seenByProvider.get()).extracting(Message::text).containsExactly("hi there");
+        assertThat(logged()).extracting(Message::text).containsExactly("hi there", "hello");
+    }
+
+    @Test
+    void stepFailingAfterTwoCommittedToolResults_leavesThemPersisted_andResumesCleanly() {
+        ScriptedProvider provider = new ScriptedProvider("scripted", ScriptedProvider.sequence(
+                List.of(calls("c1", "c2"), text("done"))));
+        provider.failWhen(r -> r.messages().get(r.messages().size() - 1).role().equals(Role.TOOL));
+        Agent agent = new Agent(config(), provider, store(AgentId.MAIN), null, clock);
+        agent.submitUserMessage("look up two things");
+        assertThatThrownBy(() -> agent.runStep(Receiver.NONE)).isInstanceOf(ProviderException.class);
+        List<Message> afterFailure = logged();
+        assertThat(afterFailure).extracting(m -> m.role().name())
+                .containsExactly("user", "assistant", "tool", "tool");
+        assertThat(afterFailure.get(2).toolResults().get(0).callId()).isEqualTo("c1");
+        assertThat(afterFailure.get(3).toolResults().get(0).callId()).isEqualTo("c2");
+        assertThat(log.loadUsage(S, AgentId.MAIN).outputTokens()).isPositive();
+
+        // A new agent resumes: no tool runs again, the provider is called with the results.
+        ScriptedProvider healthy = new ScriptedProvider("scripted", ScriptedProvider.sequence(List.of(text("done"))));
+        Agent resumed = Agent.resume(config(), healthy, store(AgentId.MAIN), clock);
+        StepResult r = resumed.runStep(Receiver.NONE);
+        assertThat(r.toolCalls()).isZero();
+        assertThat(logged()).extracting(Message::text).endsWith("done");
+        assertThat(logged()).hasSize(5);
+    }
+
+    @Test
+    void toolCallsACrashLeftWithoutResults_runWhenTheNextStepStarts() {
+        Agent first = new Agent(config(), new ScriptedProvider("scripted", ScriptedProvider.sequence(List.of())),
+                store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("go");
+        // Simulate a crash after the assistant's tool calls were committed and before any result.
+        store(AgentId.MAIN).appendMessages(List.of(calls("c1", "c2")));
+        Agent resumed = Agent.resume(config(), new ScriptedProvider("scripted",
+                ScriptedProvider.sequence(List.of(text("finished")))), store(AgentId.MAIN), clock);
+        StepResult r = resumed.runStep(Receiver.NONE);
+        assertThat(r.toolCalls()).isEqualTo(2);
+        assertThat(logged()).extracting(m -> m.role().name())
+                .containsExactly("user", "assistant", "tool", "tool", "assistant");
+    }
+
+    @Test
+    void danglingPrompt_isNeverSentAutomatically_andSendingItDoesNotDuplicateIt() {
+        Agent first = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("first");
+        first.runStep(Receiver.NONE);
+        first.submitUserMessage("second, then a crash");
+        Agent resumed = Agent.resume(config(), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        assertThat(resumed.danglingPrompt()).map(Message::text).contains("second, then a crash");
+        assertThat(resumed.messages()).extracting(Message::text).containsExactly("first", "You said: first");
+        assertThatThrownBy(() -> resumed.runStep(Receiver.NONE)).isInstanceOf(IllegalStateException.class);
+        resumed.sendDanglingPrompt();
+        resumed.runStep(Receiver.NONE);
+        assertThat(logged()).extracting(Message::text)
+                .containsExactly("first", "You said: first", "second, then a crash", "You said: second, then a crash");
+        assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
+    }
+
+    @Test
+    void editingTheDanglingPrompt_branches_andTheOldBranchStays() {
+        Agent first = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("first");
+        first.runStep(Receiver.NONE);
+        first.submitUserMessage("typo'd");
+        Agent resumed = Agent.resume(config(), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        resumed.editDanglingPrompt("fixed");
+        resumed.runStep(Receiver.NONE);
+        List<Entry> entries = log.load(S, null);
+        EntryTree tree = EntryTree.of(entries);
+        Entry typo = entries.get(2);
+        Entry fixed = entries.get(3);
+        assertThat(fixed.parentId()).isEqualTo(typo.parentId());
+        assertThat(tree.leaves()).extracting(Entry::id).containsExactly(typo.id(), entries.get(4).id());
+        assertThat(Agent.resume(config(), ScriptedProvider.echo(), store(AgentId.MAIN), clock).messages())
+                .extracting(Message::text).containsExactly("first", "You said: first", "fixed", "You said: fixed");
+    }
+
+    @Test
+    void promptsWhileBusy_areQueuedUnpersisted_editableAndCancellable_thenFlushed() throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ScriptedProvider provider = new ScriptedProvider("scripted", request -> {
+            inside.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return text("reply " + request.messages().size());
+        });
+        Agent agent = new Agent(config(), provider, store(AgentId.MAIN), null, clock);
+        agent.submitUserMessage("start");
+        Thread step = new Thread(() -> agent.runStep(Receiver.NONE));
+        step.start();
+        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+        QueuedPrompt a = agent.prompt("queued one").orElseThrow();
+        QueuedPrompt b = agent.prompt("queued two").orElseThrow();
+        agent.editQueued(a.id(), "queued one, edited");
+        agent.cancelQueued(b.id());
+        assertThat(logged()).extracting(Message::text).containsExactly("start");
+        release.countDown();
+        step.join(10_000);
+        assertThat(agent.queued()).hasSize(1);
+        agent.runStep(Receiver.NONE);
+        assertThat(agent.queued()).isEmpty();
+        assertThatThrownBy(() -> agent.editQueued(a.id(), "too late")).hasMessageContaining("already sent");
+        assertThat(logged()).extracting(Message::text)
+                .containsExactly("start", "reply 1", "queued one, edited", "reply 3");
+    }
+
+    @Test
+    void compaction_isPersisted_andAResumedConversationStartsFromTheSummary() {
+        Agent agent = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        for (int i = 0; i < 4; i++) {
+            agent.submitUserMessage("q" + i);
+            agent.runStep(Receiver.NONE);
+        }
+        Agent.Compaction c = agent.compact(2, "we talked about q0 to q2", "summarize");
+        assertThat(c.compactedMessages()).isEqualTo(6);
+        assertThat(agent.messages()).extracting(Message::text)
+                .containsExactly("we talked about q0 to q2", "q3", "You said: q3");
+        assertThat(log.load(S, null)).hasSize(9);
+        Agent resumed = Agent.resume(config(), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        assertThat(resumed.messages()).extracting(m -> m.role().name() + ":" + m.text())
+                .containsExactly("compactionSummary:we talked about q0 to q2", "user:q3", "assistant:You said: q3");
+        assertThat(log.load(S, null).get(8).payload()).isInstanceOf(EntryPayload.Compaction.class);
+    }
+
+    @Test
+    void rewind_truncatesAcrossAgents() {
+        Agent main = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        Agent worker = new Agent(config(), ScriptedProvider.echo(), store(new AgentId("worker")), null, clock);
+        EntryId keep = main.submitUserMessage("one").orElseThrow().id();
+        worker.submitUserMessage("worker prompt");
+        main.runStep(Receiver.NONE);
+        main.rewindTo(keep);
+        assertThat(log.load(S, null)).extracting(Entry::id).containsExactly(keep);
+        assertThat(main.danglingPrompt()).map(Message::text).contains("one");
+    }
+
+    @Test
+    void multiAgentSession_interleavesEveryAgentsMessages() {
+        AgentTeam team = new AgentTeam(log, S, ids, clock);
+        ScriptedProvider workerModel = new ScriptedProvider("scripted", r -> text("worker did: "
+                + r.messages().get(r.messages().size() - 1).text()));
+        Map<String, java.util.function.Supplier<Agent>> workers = Map.of(
+                "worker-1", () -> team.agent(new AgentId("worker-1"), config(), workerModel),
+                "worker-2", () -> team.agent(new AgentId("worker-2"), config(), workerModel));
+        ScriptedProvider orchestratorModel = new ScriptedProvider("scripted", ScriptedProvider.sequence(List.of(
+                Message.builder(Role.ASSISTANT)
+                        .add(new ContentBlock.ToolCall("d1", "delegate", RawJson.of("{\"worker\":\"worker-1\",\"task\":\"A\"}")))
+                        .add(new ContentBlock.ToolCall("d2", "delegate", RawJson.of("{\"worker\":\"worker-2\",\"task\":\"B\"}")))
+                        .build(),
+                text("both done"))));
+        Agent orchestrator = team.agent(new AgentId("orchestrator"),
+                config().withTools(List.of(new DelegateTool(workers, Receiver.NONE))), orchestratorModel);
+        orchestrator.submitUserMessage("split the work");
+        orchestrator.runStep(Receiver.NONE);
+        List<Entry> rows = team.sessionMessages();
+        assertThat(rows).extracting(e -> e.agentId().value() + ":" + e.message().role().name())
+                .containsExactly("orchestrator:user", "orchestrator:assistant", "worker-1:user", "worker-1:assistant",
+                        "orchestrator:tool", "worker-2:user", "worker-2:assistant", "orchestrator:tool",
+                        "orchestrator:assistant");
+        assertThat(rows.get(4).message().toolResults().get(0).text()).isEqualTo("worker did: A");
+        for (int i = 1; i < rows.size(); i++) {
+            assertThat(rows.get(i).seq()).isGreaterThan(rows.get(i - 1).seq());
+        }
+    }
+
+    @Test
+    void ephemeralAgent_neverReachesTheStore() {
+        Agent agent = new Agent(config(), ScriptedProvider.echo(), new NullSessionStore(), null, clock);
+        agent.submitUserMessage("hi");
+        agent.runStep(Receiver.NONE);
+        assertThat(agent.messages()).hasSize(2);
+        assertThat(log.list(null, 10).sessions()).isEmpty();
+    }
+
+    @Test
+    void providerValidLoad_repairsAbortedRepliesAndConsecutivePrompts() {
+        LogSessionStore s = store(AgentId.MAIN);
+        s.appendMessages(List.of(Message.user("one"),
+                Message.builder(Role.ASSISTANT).content(List.of()).stopReason("aborted").errorMessage("aborted").build(),
+                Message.user("two"), text("answer"), calls("x1")));
+        var loaded = s.loadConversation(ConversationOptions.PROVIDER_VALID);
+        List<Message> m = loaded.messages();
+        assertThat(m).extracting(x -> x.role().name()).containsExactly("user", "assistant", "assistant", "tool");
+        assertThat(m.get(0).text()).isEqualTo("one\n\ntwo");
+        assertThat(m.get(3).toolResults().get(0).isError()).isTrue();
+        assertThat(loaded.repairs()).hasSize(3);
+        assertThat(Usage.ZERO).isNotNull();
+        assertThat(new ArrayList<>(m)).hasSize(4);
+    }
+}
