@@ -58,14 +58,14 @@ public final class DelegateTool implements Tool {
         if (dangling != null && dangling.text().equals(task)) {
             worker.sendDanglingPrompt();
         } else if (dangling != null) {
-            worker.editDanglingPrompt(task);
+            worker.editDanglingPrompt(task).ifPresent(e -> receiver.onCommitted(e.message(), e));
         } else if (lastUserText(messages).equals(task)) {
             Message last = messages.get(messages.size() - 1);
             if (last.role().equals(Role.ASSISTANT) && last.toolCalls().isEmpty()) {
                 return Output.ok(last.text());
             }
         } else {
-            worker.submitUserMessage(task);
+            worker.submitUserMessage(task).ifPresent(e -> receiver.onCommitted(e.message(), e));
         }
         StepResult result = worker.runStep(receiver);
         return result.reply() == null ? Output.error(name + " gave no answer") : Output.ok(result.reply().text());

@@ -29,7 +29,8 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "parley", mixinStandardHelpOptions = true, versionProvider = ParleyCommand.Version.class,
         description = "Durable, pluggable conversation sessions for LLM agents.",
-        subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class,
+        subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class, ChatCommand.class,
+                DemoCommand.class,
                 ExportCommand.class, DeleteCommand.class, CommandLine.HelpCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
 

@@ -32,8 +32,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "show", description = {"Show a session's active conversation: the path from the root (or the latest",
         "compaction) to the active leaf, and the dangling user prompt if the log ends with one."})
 final class ShowCommand implements Callable<Integer> {
-    static final int TOOL_LINES = 12;
-
     @ParentCommand
     ParleyCommand root;
 
@@ -55,10 +53,22 @@ final class ShowCommand implements Callable<Integer> {
     @Option(names = "--full", description = "Print tool results and thinking in full instead of folded.")
     boolean full;
 
+    @Option(names = "--all", description = "Every agent's messages, interleaved in insertion order (the whole session).")
+    boolean all;
+
     @Override
     public Integer call() {
         SessionId id = root.resolveSession(session);
         List<Entry> entries = root.log().load(id, null);
+        if (all) {
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                out.println(Json.write(sessionJson(id, entries)));
+            } else {
+                printSession(out, id, entries, full);
+            }
+            return 0;
+        }
         AgentId a = Exporter.resolve(agent == null ? null : new AgentId(agent), ConversationBuilder.agents(entries), id);
         ConversationOptions options = ConversationOptions.AS_WRITTEN.withLeaf(leaf == null ? null : new EntryId(leaf));
         LoadedConversation c = ConversationBuilder.build(id, entries, a, options);
@@ -69,6 +79,35 @@ final class ShowCommand implements Callable<Integer> {
             printText(out, c, a, compactionOnPath(entries, c));
         }
         return 0;
+    }
+
+    /** Every agent's messages interleaved in insertion order, each labelled with its agent. */
+    static void printSession(PrintWriter out, SessionId id, List<Entry> entries, boolean full) {
+        List<Entry> messages = entries.stream().filter(e -> e.message() != null).toList();
+        out.printf("session %s · %d agents · %d messages, every agent interleaved in insertion order%n", id,
+                ConversationBuilder.agents(entries).size(), messages.size());
+        MessagePrinter printer = new MessagePrinter(out, full);
+        messages.forEach(e -> printer.noteCalls(e.message()));
+        for (Entry e : messages) {
+            printer.print(e.message(), e.agentId().value());
+        }
+        out.flush();
+    }
+
+    static ObjectNode sessionJson(SessionId id, List<Entry> entries) {
+        ObjectNode o = Json.object();
+        o.put("session", id.value());
+        ArrayNode rows = o.putArray("messages");
+        for (Entry e : entries) {
+            if (e.message() != null) {
+                ObjectNode m = EntryCodec.encodeMessage(e.message());
+                m.put("seq", e.seq());
+                m.put("agent", e.agentId().value());
+                m.put("entry", e.id().value());
+                rows.add(m);
+            }
+        }
+        return o;
     }
 
     static ObjectNode toJson(LoadedConversation c, AgentId agent) {
@@ -128,17 +167,9 @@ final class ShowCommand implements Callable<Integer> {
         return null;
     }
 
-    /** Tool names by call id, so results from formats that do not repeat the name (Claude Code) show it. */
-    private final java.util.Map<String, String> toolNames = new java.util.HashMap<>();
-
     private void printText(PrintWriter out, LoadedConversation c, AgentId agent, Entry compaction) {
-        for (ConversationItem item : c.items()) {
-            item.message().toolCalls().forEach(call -> {
-                if (call.id() != null) {
-                    toolNames.put(call.id(), call.name());
-                }
-            });
-        }
+        MessagePrinter printer = new MessagePrinter(out, full);
+        c.items().forEach(item -> printer.noteCalls(item.message()));
         out.printf("session %s · agent %s · %d messages%s%n", c.session(), agent, c.items().size(),
                 c.activeModel() == null ? "" : " · model " + (c.activeModel().provider() == null ? ""
                         : c.activeModel().provider() + "/") + c.activeModel().model());
@@ -149,7 +180,7 @@ final class ShowCommand implements Callable<Integer> {
                     + ": earlier history stays in the log (parley tree); the conversation continues from here ═══");
         }
         for (ConversationItem item : c.items()) {
-            printMessage(out, item.message());
+            printer.print(item.message(), null);
         }
         if (c.danglingUser() != null) {
             out.println();
@@ -157,70 +188,6 @@ final class ShowCommand implements Callable<Integer> {
             out.println(c.danglingUser().text());
         }
         out.flush();
-    }
-
-    private void printMessage(PrintWriter out, Message m) {
-        StringBuilder head = new StringBuilder("─── ").append(m.role().name());
-        if (m.model() != null && m.role().equals(Role.ASSISTANT)) {
-            head.append(" · ").append(m.model());
-        }
-        if (m.createdAt() != null) {
-            head.append(" · ").append(Instants.format(m.createdAt()).substring(0, 19).replace('T', ' '));
-        }
-        if (m.errorMessage() != null) {
-            head.append(" · error: ").append(m.errorMessage());
-        } else if (m.stopReason() != null && !m.stopReason().equals("stop") && !m.stopReason().equals("end_turn")
-                && !m.stopReason().equals("toolUse") && !m.stopReason().equals("tool_use")) {
-            head.append(" · stopped: ").append(m.stopReason());
-        }
-        out.println();
-        out.println(head.append(" ───"));
-        for (ContentBlock b : m.content()) {
-            printBlock(out, b);
-        }
-    }
-
-    private void printBlock(PrintWriter out, ContentBlock b) {
-        if (b instanceof ContentBlock.Text t) {
-            out.println(t.text());
-        } else if (b instanceof ContentBlock.Thinking t) {
-            if (full) {
-                out.println("[thinking]");
-                out.println(t.text());
-                out.println("[/thinking]");
-            } else {
-                out.println("[thinking: " + t.text().length() + " characters folded; --full shows them]");
-            }
-        } else if (b instanceof ContentBlock.ToolCall call) {
-            out.println("→ " + call.name() + " " + abbreviate(call.arguments().text(), full ? Integer.MAX_VALUE : 300)
-                    + (call.id() == null ? "" : "  [" + call.id() + "]"));
-        } else if (b instanceof ContentBlock.ToolResult r) {
-            String name = r.toolName() != null ? r.toolName() : toolNames.get(r.callId());
-            out.println("← " + (name == null ? "" : name + " ") + "[" + r.callId() + "]"
-                    + (r.isError() ? " error" : ""));
-            String text = r.text();
-            List<String> lines = text.lines().toList();
-            int shown = full ? lines.size() : Math.min(lines.size(), TOOL_LINES);
-            for (int i = 0; i < shown; i++) {
-                out.println("  " + lines.get(i));
-            }
-            if (shown < lines.size()) {
-                out.println("  … " + (lines.size() - shown) + " more lines (--full shows them)");
-            }
-            for (ContentBlock inner : r.content()) {
-                if (!(inner instanceof ContentBlock.Text)) {
-                    printBlock(out, inner);
-                }
-            }
-        } else if (b instanceof ContentBlock.Image i) {
-            out.println("[image " + (i.mediaType() == null ? "" : i.mediaType() + " ")
-                    + (i.url() != null ? i.url() : (i.data().length() * 3 / 4) + " bytes") + "]");
-        } else if (b instanceof ContentBlock.File f) {
-            out.println("[file " + (f.name() == null ? "" : f.name() + " ") + (f.mediaType() == null ? "" : f.mediaType())
-                    + "]");
-        } else if (b instanceof ContentBlock.ProviderItem p) {
-            out.println("[" + p.type() + "]");
-        }
     }
 
     static String abbreviate(String s, int max) {

@@ -1,0 +1,187 @@
+package dev.parley.cli;
+
+import dev.parley.agent.Agent;
+import dev.parley.agent.AgentConfig;
+import dev.parley.agent.ModelProvider;
+import dev.parley.agent.ModelProviders;
+import dev.parley.agent.StepResult;
+import dev.parley.core.AgentId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.Ids;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.model.Message;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code parley chat [SESSION]}: talk to a model through an {@link Agent} that persists every message. Interactive on
+ * a terminal; one-shot with {@code --prompt} or a prompt on standard input. Resuming a session whose last prompt
+ * never got a reply reports that prompt: on a terminal you can send it again or type a replacement; with
+ * {@code --prompt} the new prompt replaces it (a branch); {@code --send-pending} sends it as it is.
+ */
+@Command(name = "chat", description = {"Chat with a model; every message is persisted as it happens.",
+        "Without SESSION a new session is started. Providers: scripted (built in, echoes), openai, anthropic, ollama."})
+final class ChatCommand implements Callable<Integer> {
+    @ParentCommand
+    ParleyCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SESSION", description = "A session to resume (id or unique prefix).")
+    String session;
+
+    @Option(names = "--provider", defaultValue = "scripted", paramLabel = "NAME", description = "The model provider (default ${DEFAULT-VALUE}).")
+    String provider;
+
+    @Option(names = "--model", paramLabel = "M", description = "The model id (default: the provider's default).")
+    String model;
+
+    @Option(names = "--prompt", paramLabel = "TEXT", description = "Send one prompt and exit.")
+    String prompt;
+
+    @Option(names = "--agent", defaultValue = "main", paramLabel = "AGENT", description = "The agent id to chat as (default ${DEFAULT-VALUE}).")
+    String agent;
+
+    @Option(names = "--system", paramLabel = "TEXT", description = "The system prompt.")
+    String system;
+
+    @Option(names = "--send-pending", description = "Send the dangling prompt of a resumed session as it is.")
+    boolean sendPending;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        SessionId id = resolveOrCreate(err);
+        String modelId = model != null ? model : defaultModel(provider);
+        ModelProvider modelProvider = ModelProviders.create(provider, modelId, System.getenv());
+        Clock clock = Clock.systemUTC();
+        LogSessionStore store = new LogSessionStore(root.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
+        Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, store, clock);
+        ConsoleReceiver receiver = new ConsoleReceiver(out, "");
+        boolean terminal = System.console() != null && prompt == null;
+
+        Message dangling = chat.danglingPrompt().orElse(null);
+        if (dangling != null) {
+            err.println("the last prompt of session " + id + " never got a reply (dangling prompt):");
+            err.println("  " + dangling.text().replace("\n", "\n  "));
+            err.flush();
+            if (sendPending) {
+                chat.sendDanglingPrompt();
+                step(chat, receiver);
+            } else if (prompt != null) {
+                chat.editDanglingPrompt(prompt);
+                step(chat, receiver);
+                return 0;
+            } else if (terminal) {
+                String answer = readLine(out, "send it again [Enter], or type a replacement: ");
+                if (answer == null) {
+                    return 0;
+                }
+                if (answer.isBlank()) {
+                    chat.sendDanglingPrompt();
+                } else {
+                    chat.editDanglingPrompt(answer);
+                }
+                step(chat, receiver);
+            } else {
+                String piped = readAll();
+                if (piped.isBlank()) {
+                    err.println("(not sent: run again with --send-pending to send it, or --prompt TEXT to replace it)");
+                    return 0;
+                }
+                chat.editDanglingPrompt(piped.strip());
+                step(chat, receiver);
+                return 0;
+            }
+        }
+        if (prompt != null) {
+            chat.submitUserMessage(prompt);
+            step(chat, receiver);
+            return 0;
+        }
+        if (!terminal) {
+            String piped = readAll();
+            if (!piped.isBlank()) {
+                chat.submitUserMessage(piped.strip());
+                step(chat, receiver);
+            }
+            return 0;
+        }
+        out.println("session " + id + " · " + provider + "/" + modelId + " · /exit to leave");
+        while (true) {
+            String line = readLine(out, "you> ");
+            if (line == null || line.strip().equals("/exit") || line.strip().equals("/quit")) {
+                return 0;
+            }
+            if (line.isBlank()) {
+                continue;
+            }
+            chat.submitUserMessage(line);
+            step(chat, receiver);
+        }
+    }
+
+    private void step(Agent chat, ConsoleReceiver receiver) {
+        StepResult result = chat.runStep(receiver);
+        receiver.endLine();
+        if (result.stoppedAtMaxSteps()) {
+            spec.commandLine().getErr().println("(stopped after " + result.modelCalls() + " model calls)");
+        }
+    }
+
+    private SessionId resolveOrCreate(PrintWriter err) {
+        if (session == null) {
+            SessionId fresh = IdGenerator.uuidV7().newSessionId();
+            err.println("session " + fresh);
+            err.flush();
+            return fresh;
+        }
+        try {
+            return root.resolveSession(session);
+        } catch (dev.parley.core.NotFoundException e) {
+            if (Ids.isValid(session)) {
+                err.println("new session " + session);
+                return new SessionId(session);
+            }
+            throw e;
+        }
+    }
+
+    static String defaultModel(String provider) {
+        return switch (provider) {
+            case "openai" -> "gpt-4o-mini";
+            case "anthropic" -> "claude-sonnet-4-5";
+            case "ollama" -> "llama3.2";
+            default -> "echo-1";
+        };
+    }
+
+    private BufferedReader stdin;
+
+    private String readLine(PrintWriter out, String ask) throws IOException {
+        out.print(ask);
+        out.flush();
+        if (stdin == null) {
+            stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        }
+        return stdin.readLine();
+    }
+
+    private static String readAll() throws IOException {
+        return new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.parley.cli.demo;
+
+import dev.parley.agent.Agent;
+import dev.parley.agent.AgentTeam;
+import dev.parley.agent.Receiver;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.Repair;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Role;
+import dev.parley.core.store.Stores;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The agent process of {@code parley demo}: runs the orchestrator and its workers over one session, printing each
+ * message as it is committed. In the first run the writer's slow tool announces itself with a {@code KILLPOINT}
+ * line and waits, so that the demo can SIGKILL the process mid-turn; the resumed run continues from the log.
+ *
+ * <p>Usage: {@code DemoAgentMain STORE-URI SESSION first|resume}.
+ */
+public final class DemoAgentMain {
+    /** The line the first run prints when it is at the point where the demo kills it. */
+    public static final String KILLPOINT = "KILLPOINT";
+
+    private DemoAgentMain() {}
+
+    public static void main(String[] args) throws Exception {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        boolean first = args[2].equals("first");
+        Clock clock = Clock.systemUTC();
+        try (MessageLog log = Stores.open(args[0])) {
+            AgentTeam team = new AgentTeam(log, new SessionId(args[1]), IdGenerator.uuidV7(), clock);
+            Receiver printer = new Receiver() {
+                @Override
+                public void onCommitted(Message message, Entry entry) {
+                    out.println("  " + line(entry.agentId().value(), message));
+                }
+            };
+            DemoScenario.ToolHook hook = tool -> {
+                if (first) {
+                    out.println(KILLPOINT);
+                    Thread.sleep(120_000);
+                }
+            };
+            Agent orchestrator = DemoScenario.orchestrator(team, printer, hook);
+            List<Message> messages = orchestrator.messages();
+            if (!first) {
+                out.println("  resumed the orchestrator: " + messages.size() + " messages from the log"
+                        + (orchestrator.danglingPrompt().isPresent() ? ", a dangling prompt" : "")
+                        + (orchestrator.repairs().isEmpty() ? "" : ", " + orchestrator.repairs().size() + " repairs"));
+                for (Repair r : orchestrator.repairs()) {
+                    out.println("    repair: " + r.kind() + " " + r.detail());
+                }
+                if (orchestrator.danglingPrompt().isPresent()) {
+                    orchestrator.sendDanglingPrompt();
+                    messages = orchestrator.messages();
+                }
+                Message last = messages.isEmpty() ? null : messages.get(messages.size() - 1);
+                if (last != null && !(last.role().equals(Role.ASSISTANT) && last.toolCalls().isEmpty())) {
+                    List<String> pending = unanswered(messages);
+                    out.println("  the interrupted turn resumes" + (pending.isEmpty() ? ""
+                            : ": " + pending.size() + " tool call(s) without a result, run now: " + pending));
+                    orchestrator.runStep(printer);
+                }
+            }
+            int done = (int) orchestrator.messages().stream().filter(m -> m.role().equals(Role.USER)).count();
+            for (int turn = done; turn < DemoScenario.TURNS.size(); turn++) {
+                out.println("turn " + (turn + 1) + ": " + DemoScenario.TURNS.get(turn));
+                Entry prompt = orchestrator.submitUserMessage(DemoScenario.TURNS.get(turn)).orElseThrow();
+                out.println("  " + line(prompt.agentId().value(), prompt.message()));
+                orchestrator.runStep(printer);
+            }
+        }
+    }
+
+    /** The tool calls of the last assistant message that have no result yet, as {@code name(id)}. */
+    static List<String> unanswered(List<Message> messages) {
+        java.util.Set<String> answered = new java.util.HashSet<>();
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            Message m = messages.get(i);
+            m.toolResults().forEach(r -> answered.add(r.callId()));
+            if (m.role().equals(Role.ASSISTANT)) {
+                m.toolCalls().stream().filter(c -> !answered.contains(c.id()))
+                        .forEach(c -> out.add(c.name() + "(" + c.id() + ")"));
+                break;
+            }
+        }
+        return out;
+    }
+
+    static String line(String agent, Message m) {
+        StringBuilder s = new StringBuilder(String.format("%-12s %-9s ", agent, m.role().name()));
+        String text = m.text().replace('\n', ' ');
+        if (!text.isBlank()) {
+            s.append(text.length() > 90 ? text.substring(0, 89) + "…" : text);
+        }
+        for (ContentBlock b : m.content()) {
+            if (b instanceof ContentBlock.ToolCall c) {
+                s.append(" → ").append(c.name()).append(' ').append(shorten(c.arguments().text()));
+            } else if (b instanceof ContentBlock.ToolResult r) {
+                s.append("← ").append(r.toolName()).append(": ").append(shorten(r.text()));
+            }
+        }
+        return s.toString();
+    }
+
+    private static String shorten(String s) {
+        String one = s.replace('\n', ' ');
+        return one.length() > 70 ? one.substring(0, 69) + "…" : one;
+    }
+}

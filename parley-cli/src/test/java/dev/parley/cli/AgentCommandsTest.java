@@ -1,0 +1,94 @@
+package dev.parley.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.Role;
+import dev.parley.core.store.Stores;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code parley chat} and {@code parley demo}, run in-process against a real SQLite file. */
+class AgentCommandsTest {
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    Run parley(String... args) {
+        InputStream stdin = System.in;
+        System.setIn(new ByteArrayInputStream(new byte[0]));
+        try {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int exit = ParleyCommand.run(args, new PrintWriter(out), new PrintWriter(err));
+            return new Run(exit, out.toString(), err.toString());
+        } finally {
+            System.setIn(stdin);
+        }
+    }
+
+    @Test
+    void chatTwiceOnOneSession_givesOneSessionWithTwoTurns() {
+        String store = "sqlite:" + dir.resolve("chat.db");
+        String session = "0199d0d0-0000-7000-8000-000000000001";
+        Run first = parley("--store", store, "chat", session, "--provider", "scripted", "--prompt", "hi");
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.out()).contains("You said: hi");
+        Run second = parley("--store", store, "chat", session, "--provider", "scripted", "--prompt", "hi");
+        assertThat(second.exit()).as(second.err()).isZero();
+        try (MessageLog log = Stores.open(store)) {
+            assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).hasSize(1);
+            List<Message> messages = log.loadMessages(new SessionId(session), AgentId.MAIN).stream()
+                    .map(Entry::message).toList();
+            assertThat(messages).extracting(m -> m.role().name() + ":" + m.text())
+                    .containsExactly("user:hi", "assistant:You said: hi", "user:hi", "assistant:You said: hi");
+        }
+    }
+
+    @Test
+    void chatOnASessionKilledBetweenSubmitAndReply_reportsTheDanglingPrompt() {
+        String store = "sqlite:" + dir.resolve("chat.db");
+        SessionId session = new SessionId("0199d0d0-0000-7000-8000-000000000002");
+        assertThat(parley("--store", store, "chat", session.value(), "--prompt", "first").exit()).isZero();
+        // What a kill between submit and reply leaves: the prompt is persisted before the provider is called.
+        try (MessageLog log = Stores.open(store)) {
+            new LogSessionStore(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC())
+                    .appendMessages(List.of(Message.user("the prompt that never got a reply")));
+        }
+        Run resumed = parley("--store", store, "chat", "0199d0d0-0000-7000-8000-000000000002");
+        assertThat(resumed.exit()).isZero();
+        assertThat(resumed.err()).contains("dangling prompt").contains("the prompt that never got a reply");
+        Run sent = parley("--store", store, "chat", session.value(), "--send-pending");
+        assertThat(sent.out()).contains("You said: the prompt that never got a reply");
+        try (MessageLog log = Stores.open(store)) {
+            assertThat(log.loadMessages(session, AgentId.MAIN)).extracting(e -> e.message().role())
+                    .containsExactly(Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
+        }
+    }
+
+    @Test
+    void demo_killsItsAgentProcessMidTurn_resumesAndLosesNothing() {
+        Run demo = parley("--store", "sqlite:" + dir.resolve("demo.db"), "demo");
+        assertThat(demo.exit()).as(demo.out() + demo.err()).isZero();
+        assertThat(demo.out())
+                .contains("with SIGKILL, mid-turn")
+                .contains("agent process 2: resume from the log")
+                .contains("tool call(s) without a result, run now: [delegate(d2-invite)]")
+                .contains("nothing duplicated or lost")
+                .contains("Summarize the plan in one line.");
+    }
+}
