@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
  * never got a reply reports that prompt: on a terminal you can send it again or type a replacement; with
  * {@code --prompt} the new prompt replaces it (a branch); {@code --send-pending} sends it as it is.
  */
-@Command(name = "chat", description = {"Chat with a model; every message is persisted as it happens.",
+@Command(name = "chat", mixinStandardHelpOptions = true, description = {"Chat with a model; every message is persisted as it happens.",
         "Without SESSION a new session is started. Providers: scripted (built in, echoes), openai, anthropic, ollama."})
 final class ChatCommand implements Callable<Integer> {
     @ParentCommand

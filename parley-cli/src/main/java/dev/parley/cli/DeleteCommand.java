@@ -9,7 +9,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code parley delete SESSION}. */
-@Command(name = "delete", description = "Delete a session with all its entries.")
+@Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a session with all its entries.")
 final class DeleteCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;

@@ -19,7 +19,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code parley export SESSION --format F}: writes a session in a transcript format. */
-@Command(name = "export", description = {"Write a session in a transcript format.",
+@Command(name = "export", mixinStandardHelpOptions = true, description = {"Write a session in a transcript format.",
         "Entries imported from that format come back exactly as they were read."})
 final class ExportCommand implements Callable<Integer> {
     @ParentCommand
@@ -45,7 +45,7 @@ final class ExportCommand implements Callable<Integer> {
     public Integer call() {
         Format f = Format.of(format);
         SessionId id = root.resolveSession(session);
-        String text = new Exporter(root.log()).export(id, f, agent == null ? null : new AgentId(agent));
+        String text = new Exporter(root.existingLog()).export(id, f, agent == null ? null : new AgentId(agent));
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code parley import PATH...}: reads transcripts into the store. */
-@Command(name = "import", description = {"Import transcripts: files, or directories searched recursively.",
+@Command(name = "import", mixinStandardHelpOptions = true, description = {"Import transcripts: files, or directories searched recursively.",
         "Formats: claude-code, pi, openai-chat, anthropic-messages, parley (detected from content).",
         "Importing the same source again changes nothing; a grown file gets its new entries."})
 final class ImportCommand implements Callable<Integer> {
@@ -52,6 +52,7 @@ final class ImportCommand implements Callable<Integer> {
         boolean progress = System.console() != null && !json;
         ProgressBar[] bar = new ProgressBar[1];
         int[] fatal = {0};
+        int[] seen = {0};
         int rejected = importer.importPaths(paths, forced, new Importer.Listener() {
             @Override
             public void filesFound(int total) {
@@ -75,6 +76,7 @@ final class ImportCommand implements Callable<Integer> {
 
             @Override
             public void session(ImportResult r) {
+                seen[0]++;
                 out.println(json ? Json.write(toJson(r)) : toText(r));
                 out.flush();
             }
@@ -90,6 +92,9 @@ final class ImportCommand implements Callable<Integer> {
         });
         if (bar[0] != null) {
             bar[0].close();
+        }
+        if (seen[0] == 0 && fatal[0] == 0) {
+            err.println("parley: no transcripts found in " + paths);
         }
         if (rejected > 0 || fatal[0] > 0) {
             err.println("parley: " + Math.max(rejected, fatal[0]) + " file(s) not imported");

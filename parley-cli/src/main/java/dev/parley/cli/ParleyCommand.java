@@ -35,7 +35,8 @@ import picocli.CommandLine.ScopeType;
 public final class ParleyCommand implements Callable<Integer> {
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "URI",
-            description = "The store: sqlite:PATH, jsonl:DIR, memory:, null: (default: ${DEFAULT-VALUE}).",
+            description = "The store: sqlite:PATH, jsonl:DIR, memory: or null: (default: the embedded SQLite store, "
+                    + "sqlite:$PARLEY_HOME/parley.db).",
             defaultValue = "${sys:parley.store:-__DEFAULT__}")
     String store;
 
@@ -52,7 +53,7 @@ public final class ParleyCommand implements Callable<Integer> {
         return store == null || store.equals("__DEFAULT__") ? Stores.defaultUri() : store;
     }
 
-    /** The store, opened on first use and closed when the command ends. */
+    /** The store, opened (and created if absent) on first use, and closed when the command ends. */
     MessageLog log() {
         if (log == null) {
             log = Stores.open(storeUri(), StoreOptions.defaults());
@@ -60,9 +61,28 @@ public final class ParleyCommand implements Callable<Integer> {
         return log;
     }
 
+    /**
+     * The store, for commands that only read or remove: a file or directory store that does not exist yet is reported
+     * instead of being created (a mistyped path must not look like an empty store).
+     *
+     * @throws NotFoundException if the store's file or directory does not exist
+     */
+    MessageLog existingLog() {
+        if (log == null) {
+            String uri = storeUri();
+            int colon = uri.indexOf(':');
+            String scheme = colon < 0 ? "" : uri.substring(0, colon);
+            if ((scheme.equals("sqlite") || scheme.equals("jsonl"))
+                    && !java.nio.file.Files.exists(java.nio.file.Path.of(uri.substring(colon + 1)))) {
+                throw new NotFoundException("no store at " + uri + " (nothing has been imported or written there yet)");
+            }
+        }
+        return log();
+    }
+
     /** The store's catalog. @throws UnsupportedException for the null store */
     SessionCatalog catalog() {
-        return log().catalog().orElseThrow(() -> new UnsupportedException("the store " + storeUri()
+        return existingLog().catalog().orElseThrow(() -> new UnsupportedException("the store " + storeUri()
                 + " keeps no sessions"));
     }
 

@@ -15,7 +15,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code parley sessions}: the catalog, newest activity first, a page at a time. */
-@Command(name = "sessions", description = "List sessions, newest activity first.")
+@Command(name = "sessions", mixinStandardHelpOptions = true, description = "List sessions, newest activity first.")
 final class SessionsCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
@@ -60,7 +60,8 @@ final class SessionsCommand implements Callable<Integer> {
                     .replace('T', ' '), s.entryCount(), s.messageCount(), s.title() == null ? "" : s.title());
         }
         if (page.nextCursor() != null) {
-            out.println("more: parley sessions --limit " + limit + " --cursor " + page.nextCursor());
+            String store = root.store == null || root.store.equals("__DEFAULT__") ? "" : " --store " + root.store;
+            out.println("more: parley" + store + " sessions --limit " + limit + " --cursor " + page.nextCursor());
         }
         return 0;
     }

@@ -29,8 +29,9 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code parley show SESSION}: the active conversation, readable or as JSON. */
-@Command(name = "show", description = {"Show a session's active conversation: the path from the root (or the latest",
-        "compaction) to the active leaf, and the dangling user prompt if the log ends with one."})
+@Command(name = "show", mixinStandardHelpOptions = true, description = {"Show a session's active conversation.",
+        "The conversation is the path from the root (or the latest compaction) to the active leaf; a trailing prompt",
+        "that never got a reply is shown apart, as the dangling user prompt."})
 final class ShowCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
@@ -59,7 +60,7 @@ final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         SessionId id = root.resolveSession(session);
-        List<Entry> entries = root.log().load(id, null);
+        List<Entry> entries = root.existingLog().load(id, null);
         if (all) {
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

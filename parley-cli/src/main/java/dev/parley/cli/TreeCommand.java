@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * indented first and the branch leading to the most entries continues at the same depth. Leaves are marked, the
  * active leaf with {@code *}.
  */
-@Command(name = "tree", description = {"Show a session's entry tree with its leaves; * marks the active leaf.",
+@Command(name = "tree", mixinStandardHelpOptions = true, description = {"Show a session's entry tree with its leaves; * marks the active leaf.",
         "Detached events (custom entries without a parent) are counted, not listed, unless --all."})
 final class TreeCommand implements Callable<Integer> {
     @ParentCommand
@@ -58,7 +58,7 @@ final class TreeCommand implements Callable<Integer> {
     public Integer call() {
         out = spec.commandLine().getOut();
         SessionId id = root.resolveSession(session);
-        List<Entry> entries = root.log().load(id, null);
+        List<Entry> entries = root.existingLog().load(id, null);
         AgentId only = agent == null ? null : new AgentId(agent);
         if (only != null) {
             Exporter.resolve(only, ConversationBuilder.agents(entries), id);
@@ -76,18 +76,20 @@ final class TreeCommand implements Callable<Integer> {
         int detached = 0;
         out.printf("session %s · %d entries · %d leaves · active leaf %s (agent %s)%n", id, entries.size(),
                 leaves.size(), active, activeAgent);
+        out.println("(* active leaf · ◦ other leaf · ├─ a side branch, printed where it starts)");
         for (Entry r : tree.roots()) {
             if (only != null && !r.agentId().equals(only)) {
                 continue;
             }
-            if (r.isDetached() && !all) {
+            if (tree.isDetached(r) && !all) {
                 detached++;
                 continue;
             }
             print(r, "", "");
         }
         if (detached > 0) {
-            out.println("(" + detached + " detached events not shown; --all lists them)");
+            out.println("(" + detached + (detached == 1 ? " detached event" : " detached events")
+                    + " (custom records without a parent or children) not shown; --all lists them)");
         }
         out.flush();
         return 0;

@@ -78,6 +78,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     private final Path dir;
     private final StoreOptions options;
     private final Map<SessionId, SessionFile.Index> indexes = new HashMap<>();
+    /** The catalog views as last read by this instance (from the cache file, then kept current). */
+    private @Nullable Map<SessionId, Cached> catalog;
+    /** Whether {@link #catalog} differs from the cache file; it is written when the store is closed. */
+    private boolean catalogDirty;
 
     private JsonlMessageLog(Path dir, StoreOptions options) {
         this.dir = dir;
@@ -215,9 +219,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         return Optional.of(this);
     }
 
+    /** Writes the catalog cache if it changed. Files are opened per operation; nothing else is held. */
     @Override
-    public void close() {
-        // Files are opened per operation; nothing is held between calls.
+    public synchronized void close() {
+        writeCache();
     }
 
     // ---- catalog ----
@@ -448,12 +453,15 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    /** A catalog view and the file state it was read from. */
+    private record Cached(long size, long mtime, SessionInfo info) {}
+
     /** Every session's catalog view, from the cache where the file is unchanged. */
     private List<SessionInfo> allSessions() {
-        Map<String, JsonNode> cached = readCache();
-        ObjectNode updated = Json.object();
-        boolean changed = false;
-        List<SessionInfo> out = new ArrayList<>();
+        if (catalog == null) {
+            catalog = readCache();
+        }
+        Map<SessionId, Cached> seen = new HashMap<>();
         for (SessionId id : sessionFiles()) {
             Path file = fileOf(id);
             long size;
@@ -466,37 +474,43 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             } catch (IOException e) {
                 throw new UnavailableException("cannot stat " + file + ": " + e.getMessage(), e);
             }
-            JsonNode hit = cached.get(id.value());
-            SessionInfo info = null;
-            if (hit != null && hit.path("size").asLong(-1) == size && hit.path("mtime").asLong(-1) == mtime) {
-                info = fromCache(id, hit);
+            Cached hit = catalog.get(id);
+            if (hit == null || hit.size() != size || hit.mtime() != mtime) {
+                SessionInfo info = find(id).orElse(null);
+                if (info == null) {
+                    continue;
+                }
+                hit = new Cached(size, mtime, info);
+                catalogDirty = true;
             }
-            if (info == null) {
-                info = find(id).orElse(null);
-                changed = true;
-            }
-            if (info == null) {
-                continue;
-            }
-            out.add(info);
-            updated.set(id.value(), toCache(info, size, mtime));
+            seen.put(id, hit);
         }
-        if (changed || updated.size() != cached.size()) {
-            writeCache(updated);
+        if (seen.size() != catalog.size()) {
+            catalogDirty = true;
         }
-        return out;
+        catalog = seen;
+        return seen.values().stream().map(Cached::info).toList();
     }
 
-    private Map<String, JsonNode> readCache() {
+    /** Reads the catalog cache file; anything unreadable in it is ignored (it is derived data). */
+    private Map<SessionId, Cached> readCache() {
         Path cache = dir.resolve(CACHE);
-        Map<String, JsonNode> out = new HashMap<>();
+        Map<SessionId, Cached> out = new HashMap<>();
         try {
             JsonNode root = Json.parse(Files.readString(cache));
             if (root.path("version").asInt() == 1 && root.path("sessions").isObject()) {
                 Iterator<Map.Entry<String, JsonNode>> it = root.get("sessions").fields();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
-                    out.put(e.getKey(), e.getValue());
+                    if (!Ids.isValid(e.getKey())) {
+                        continue;
+                    }
+                    SessionId id = new SessionId(e.getKey());
+                    SessionInfo info = fromCache(id, e.getValue());
+                    if (info != null) {
+                        out.put(id, new Cached(e.getValue().path("size").asLong(-1), e.getValue().path("mtime").asLong(-1),
+                                info));
+                    }
                 }
             }
         } catch (NoSuchFileException e) {
@@ -507,7 +521,13 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         return out;
     }
 
-    private void writeCache(ObjectNode sessions) {
+    /** Writes the catalog cache file, atomically and without fsync: losing it loses nothing. */
+    private void writeCache() {
+        if (catalog == null || !catalogDirty) {
+            return;
+        }
+        ObjectNode sessions = Json.object();
+        catalog.forEach((id, c) -> sessions.set(id.value(), toCache(c.info(), c.size(), c.mtime())));
         ObjectNode root = Json.object();
         root.put("version", 1);
         root.set("sessions", sessions);
@@ -520,6 +540,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, cache, StandardCopyOption.REPLACE_EXISTING);
             }
+            catalogDirty = false;
         } catch (IOException e) {
             // The cache is an optimisation; failing to write it loses nothing.
             LOG.log(System.Logger.Level.DEBUG, "cannot write the catalog cache " + cache + ": " + e);

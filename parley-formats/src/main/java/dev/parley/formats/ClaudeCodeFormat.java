@@ -320,13 +320,15 @@ final class ClaudeCodeFormat {
     /** The lines of an agent's entries in Claude Code form. */
     static List<String> export(List<Entry> entries, ExportContext ctx) {
         List<String> out = new ArrayList<>(entries.size());
+        Reparenting parents = new Reparenting();
         for (Entry e : entries) {
             JsonNode record;
             if (e.source() != null && Format.CLAUDE_CODE.cliName().equals(e.source().format())) {
                 record = JsonSupport.restore(encode(e, null), e.source());
             } else {
-                record = encode(e, ctx);
+                record = encode(parents.reparent(e), ctx);
             }
+            parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
             }
@@ -336,11 +338,15 @@ final class ClaudeCodeFormat {
 
     /** Whether an imported entry was a Claude Code meta record ({@code isMeta:true}: not user intent). */
     static boolean isMeta(Entry e) {
-        if (e.source() == null || e.source().residual() == null
-                || !Format.CLAUDE_CODE.cliName().equals(e.source().format())) {
+        return isMeta(e.source());
+    }
+
+    /** Whether a source record says it was a Claude Code meta record ({@code isMeta:true}). */
+    static boolean isMeta(dev.parley.core.model.@Nullable SourceRecord source) {
+        if (source == null || source.residual() == null || !Format.CLAUDE_CODE.cliName().equals(source.format())) {
             return false;
         }
-        return Json.tree(e.source().residual()).path("isMeta").asBoolean(false);
+        return Json.tree(source.residual()).path("isMeta").asBoolean(false);
     }
 
     /** A catalog title from a file's records: a custom or AI title, a legacy summary, or null. */

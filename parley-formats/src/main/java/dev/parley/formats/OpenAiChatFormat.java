@@ -187,6 +187,8 @@ final class OpenAiChatFormat {
         for (ContentBlock b : m.content()) {
             if (b instanceof ContentBlock.ToolCall c) {
                 calls.add(c);
+            } else if (b instanceof ContentBlock.Thinking) {
+                continue; // chat completions have no place for reasoning
             } else {
                 parts.add(b);
                 if (!(b instanceof ContentBlock.Text)) {

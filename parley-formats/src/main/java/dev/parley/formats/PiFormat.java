@@ -128,9 +128,14 @@ final class PiFormat {
                 List.of(new ParsedAgent(AgentId.MAIN, file, entries)), null, null);
     }
 
+    /**
+     * A title from the first real prompt: user text that is not a meta record (Claude Code's {@code isMeta}), a
+     * command transcript ({@code <command-name>…}) or a system reminder.
+     */
     static @Nullable String firstUserText(List<NewEntry> entries) {
         for (NewEntry e : entries) {
-            if (e.payload() instanceof Message m && m.role().equals(Role.USER) && !m.text().isBlank()) {
+            if (e.payload() instanceof Message m && m.role().equals(Role.USER) && !m.text().isBlank()
+                    && !m.text().stripLeading().startsWith("<") && !ClaudeCodeFormat.isMeta(e.source())) {
                 return Titles.of(m.text());
             }
         }
@@ -440,8 +445,10 @@ final class PiFormat {
             header.put("cwd", "");
             out.add(Json.write(header));
         }
+        Reparenting parents = new Reparenting();
         for (Entry e : entries) {
-            JsonNode record = isPi(e) ? JsonSupport.restore(encode(e, null), e.source()) : encode(e, ctx);
+            JsonNode record = isPi(e) ? JsonSupport.restore(encode(e, null), e.source()) : encode(parents.reparent(e), ctx);
+            parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
             }

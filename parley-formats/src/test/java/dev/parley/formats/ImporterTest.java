@@ -194,4 +194,22 @@ class ImporterTest {
         assertThat(pi.lines().findFirst().orElseThrow()).contains("\"type\":\"session\"");
         assertThat(pi.lines().count()).isEqualTo(3);
     }
+
+    @Test
+    void convertedExport_reimports_evenWhenEntriesWithoutAFormWereLeftOut() throws Exception {
+        String progress = "{\"type\":\"progress\",\"uuid\":\"11111111-0000-4000-8000-000000000009\",\"parentUuid\":"
+                + "\"11111111-0000-4000-8000-000000000001\",\"sessionId\":\"aaaaaaaa-0000-4000-8000-000000000000\","
+                + "\"data\":{\"type\":\"hook_progress\"}}";
+        String afterProgress = A1.replace("\"parentUuid\":\"11111111-0000-4000-8000-000000000001\"",
+                "\"parentUuid\":\"11111111-0000-4000-8000-000000000009\"");
+        importPaths(write("s.jsonl", U1, progress, afterProgress));
+        SessionId s = new SessionId("aaaaaaaa-0000-4000-8000-000000000000");
+        Path pi = dir.resolve("as-pi.jsonl");
+        Files.writeString(pi, export(s, Format.PI, AgentId.MAIN));
+        MemoryMessageLog other = new MemoryMessageLog();
+        Recorder r = new Recorder();
+        new Importer(other, IdGenerator.uuidV7()).importPaths(List.of(pi), null, r);
+        assertThat(r.fatal()).isEmpty();
+        assertThat(r.sessions.get(0).messages()).isEqualTo(2);
+    }
 }

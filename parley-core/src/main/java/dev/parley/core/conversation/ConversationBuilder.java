@@ -62,7 +62,7 @@ public final class ConversationBuilder {
         }
         List<Entry> path = tree.path(leaf.id());
         List<Entry> included = applyCompaction(path);
-        included = recoverSiblings(entries, included);
+        included = recoverSiblings(entries, included, leaf.seq());
 
         List<ConversationItem> items = new ArrayList<>();
         int compactionAt = lastCompaction(path);
@@ -149,7 +149,7 @@ public final class ConversationBuilder {
     }
 
     /** Adds sibling records of split responses and parallel tool results (transcript-formats §A.5). */
-    private static List<Entry> recoverSiblings(List<Entry> all, List<Entry> included) {
+    private static List<Entry> recoverSiblings(List<Entry> all, List<Entry> included, long lastSeq) {
         if (included.isEmpty()) {
             return included;
         }
@@ -164,6 +164,9 @@ public final class ConversationBuilder {
         long firstSeq = included.get(0).seq();
         List<Entry> added = new ArrayList<>();
         for (Entry e : all) {
+            if (e.seq() > lastSeq) {
+                break; // nothing written after the leaf belongs to its conversation
+            }
             if (e.seq() < firstSeq || inSet.contains(e.id()) || e.parentId() == null || !inSet.contains(e.parentId())) {
                 continue;
             }

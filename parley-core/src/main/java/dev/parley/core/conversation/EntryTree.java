@@ -74,7 +74,15 @@ public final class EntryTree {
 
     /** Entries without children that are not detached events, in {@code seq} order. */
     public List<Entry> leaves() {
-        return entries.stream().filter(e -> !e.isDetached() && !children.containsKey(e.id())).toList();
+        return entries.stream().filter(e -> !isDetached(e) && !children.containsKey(e.id())).toList();
+    }
+
+    /**
+     * Whether the entry is a detached event: a custom entry with neither a parent nor children (a Claude Code
+     * file-history snapshot, a pi session header). A custom root that others build on is part of the tree.
+     */
+    public boolean isDetached(Entry e) {
+        return e.isDetached() && !children.containsKey(e.id());
     }
 
     /**
@@ -86,7 +94,7 @@ public final class EntryTree {
     public Optional<Entry> activeLeaf(@Nullable AgentId agent) {
         for (int i = entries.size() - 1; i >= 0; i--) {
             Entry e = entries.get(i);
-            if (!e.isDetached() && (agent == null || e.agentId().equals(agent))) {
+            if (!isDetached(e) && (agent == null || e.agentId().equals(agent))) {
                 return Optional.of(e);
             }
         }
