@@ -45,18 +45,38 @@ final class ExportCommand implements Callable<Integer> {
     public Integer call() {
         Format f = Format.of(format);
         SessionId id = root.resolveSession(session);
+        if (agent == null && f != Format.PARLEY) {
+            java.util.List<dev.parley.core.AgentId> agents = dev.parley.core.conversation.ConversationBuilder.agents(
+                    root.existingLog().load(id, null));
+            if (agents.size() > 1) {
+                spec.commandLine().getErr().println("parley: exporting agent " + Exporter.resolve(null, agents, id)
+                        + "; the session's agents are " + agents + " (choose one with --agent)");
+            }
+        }
         String text = new Exporter(root.existingLog()).export(id, f, agent == null ? null : new AgentId(agent));
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
             out.flush();
         } else {
+            Path target = output;
+            Path tmp = null;
             try {
-                Path tmp = output.resolveSibling(output.getFileName() + ".tmp");
+                if (Files.isSymbolicLink(target)) {
+                    target = target.toRealPath(); // write through a link, do not replace it
+                }
+                tmp = target.resolveSibling(target.getFileName() + ".parley-tmp-" + ProcessHandle.current().pid());
                 Files.writeString(tmp, text, StandardCharsets.UTF_8);
-                Files.move(tmp, output, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             } catch (IOException e) {
+                if (tmp != null) {
+                    try {
+                        Files.deleteIfExists(tmp);
+                    } catch (IOException ignored) {
+                        // the original failure is what matters
+                    }
+                }
                 throw new UnavailableException("cannot write " + output + ": " + e.getMessage(), e);
             }
         }

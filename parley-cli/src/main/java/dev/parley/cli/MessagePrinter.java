@@ -60,17 +60,18 @@ final class MessagePrinter {
 
     private void printBlock(ContentBlock b) {
         if (b instanceof ContentBlock.Text t) {
-            out.println(t.text());
+            out.println(Terminal.safe(t.text()));
         } else if (b instanceof ContentBlock.Thinking t) {
             if (full) {
                 out.println("[thinking]");
-                out.println(t.text());
+                out.println(Terminal.safe(t.text()));
                 out.println("[/thinking]");
             } else {
                 out.println("[thinking: " + t.text().length() + " characters folded; --full shows them]");
             }
         } else if (b instanceof ContentBlock.ToolCall call) {
-            out.println("→ " + call.name() + " " + ShowCommand.abbreviate(call.arguments().text(), full ? Integer.MAX_VALUE : 300)
+            out.println("→ " + Terminal.safe(call.name()) + " "
+                    + Terminal.safe(ShowCommand.abbreviate(call.arguments().text(), full ? Integer.MAX_VALUE : 300))
                     + (call.id() == null ? "" : "  [" + call.id() + "]"));
         } else if (b instanceof ContentBlock.ToolResult r) {
             String name = r.toolName() != null ? r.toolName() : toolNames.get(r.callId());
@@ -80,7 +81,7 @@ final class MessagePrinter {
             List<String> lines = text.lines().toList();
             int shown = full ? lines.size() : Math.min(lines.size(), TOOL_LINES);
             for (int i = 0; i < shown; i++) {
-                out.println("  " + lines.get(i));
+                out.println("  " + Terminal.safe(lines.get(i)));
             }
             if (shown < lines.size()) {
                 out.println("  … " + (lines.size() - shown) + " more lines (--full shows them)");

@@ -109,6 +109,9 @@ public final class ParleyCommand implements Callable<Integer> {
             throw new InvalidInputException("'" + text + "' matches several sessions: " + matches
                     + (matches.size() > 5 ? " …" : "") + "; give more of the id");
         }
+        if (catalog.find(matches.get(0)).isEmpty()) {
+            throw new NotFoundException("no session " + text + " in " + storeUri());
+        }
         return matches.get(0);
     }
 

@@ -57,7 +57,7 @@ final class SessionsCommand implements Callable<Integer> {
         out.printf("%-36s  %-19s  %8s  %8s  %s%n", "SESSION", "UPDATED (UTC)", "ENTRIES", "MESSAGES", "TITLE");
         for (SessionInfo s : page.sessions()) {
             out.printf("%-36s  %-19s  %8d  %8d  %s%n", s.id().value(), Instants.format(s.updatedAt()).substring(0, 19)
-                    .replace('T', ' '), s.entryCount(), s.messageCount(), s.title() == null ? "" : s.title());
+                    .replace('T', ' '), s.entryCount(), s.messageCount(), s.title() == null ? "" : Terminal.safe(s.title()));
         }
         if (page.nextCursor() != null) {
             String store = root.store == null || root.store.equals("__DEFAULT__") ? "" : " --store " + root.store;

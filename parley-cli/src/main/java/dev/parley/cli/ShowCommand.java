@@ -186,7 +186,7 @@ final class ShowCommand implements Callable<Integer> {
         if (c.danglingUser() != null) {
             out.println();
             out.println("─── dangling user prompt (no reply; not part of the conversation) ───");
-            out.println(c.danglingUser().text());
+            out.println(Terminal.safe(c.danglingUser().text()));
         }
         out.flush();
     }

@@ -141,7 +141,7 @@ final class TreeCommand implements Callable<Integer> {
 
     private String line(Entry e) {
         String mark = e.id().equals(active) ? "* " : leaves.contains(e.id()) ? "◦ " : "  ";
-        return mark + e.id() + "  " + e.agentId() + "  " + describe(e);
+        return mark + e.id() + "  " + e.agentId() + "  " + Terminal.safe(describe(e));
     }
 
     static String describe(Entry e) {

@@ -19,6 +19,14 @@ public abstract class ParleyException extends RuntimeException {
     /** The stable code of this error. */
     public abstract ErrorCode code();
 
+    /**
+     * The stable code string of this error: the {@link #code()} name, or the reference system's own code where Parley
+     * mirrors one (the session repository's {@code CHAT_SESSION_REVISION_CONFLICT}…).
+     */
+    public String stableCode() {
+        return code().name();
+    }
+
     /** Whether retrying the same call, unchanged, may succeed. */
     public boolean isRetriable() {
         return false;

@@ -275,9 +275,11 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             boolean existed = FileLocks.with(file, channel, false, () -> Files.deleteIfExists(file));
+            // Only this session's own sidecars: another session's id may start with this one's file name.
+            java.util.regex.Pattern sidecar = java.util.regex.Pattern.compile(
+                    java.util.regex.Pattern.quote(session.value() + SUFFIX) + "\\.torn-\\d+(-\\d+)?");
             try (Stream<Path> sidecars = Files.list(dir)) {
-                for (Path p : sidecars.filter(p -> p.getFileName().toString().startsWith(session.value() + SUFFIX + "."))
-                        .toList()) {
+                for (Path p : sidecars.filter(p -> sidecar.matcher(p.getFileName().toString()).matches()).toList()) {
                     Files.deleteIfExists(p);
                 }
             }
@@ -476,7 +478,14 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             }
             Cached hit = catalog.get(id);
             if (hit == null || hit.size() != size || hit.mtime() != mtime) {
-                SessionInfo info = find(id).orElse(null);
+                SessionInfo info;
+                try {
+                    info = find(id).orElse(null);
+                } catch (CorruptRecordException e) {
+                    // One damaged or foreign file must not hide every other session; reading it still fails.
+                    LOG.log(System.Logger.Level.WARNING, "not listing " + file + ": " + e.getMessage());
+                    continue;
+                }
                 if (info == null) {
                     continue;
                 }

@@ -71,7 +71,7 @@ final class AnthropicMessagesFormat {
         if (!rest.isEmpty()) {
             metadata.put(OpenAiChatFormat.SOURCE_FIELDS, JsonSupport.raw(rest));
         }
-        return new ParsedSession(Format.ANTHROPIC_MESSAGES, null, "anthropic-messages:sha256:" + Hashing.sha256(doc),
+        return new ParsedSession(Format.ANTHROPIC_MESSAGES, null, "anthropic-messages:" + file.toAbsolutePath().normalize(),
                 PiFormat.firstUserText(entries), metadata, List.of(new ParsedAgent(AgentId.MAIN, file, entries)), null, null);
     }
 

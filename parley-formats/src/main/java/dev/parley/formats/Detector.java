@@ -3,7 +3,6 @@ package dev.parley.formats;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.json.Json;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,34 +17,47 @@ import org.jspecify.annotations.Nullable;
 public final class Detector {
     private Detector() {}
 
-    /** The outcome of detection: a format, or why there is none. */
-    public record Detection(@Nullable Format format, @Nullable JsonNode document, String reason) {
+    /**
+     * The outcome of detection: a format, or why there is none.
+     *
+     * @param format the format, or null
+     * @param document the whole document, when detection had to parse it (JSON documents), else null
+     * @param reason the format's name, or why there is none
+     * @param malformed whether the file is broken (not JSON, not UTF-8, unreadable) rather than of an unknown kind
+     */
+    public record Detection(@Nullable Format format, @Nullable JsonNode document, String reason, boolean malformed) {
         static Detection of(Format f, @Nullable JsonNode doc) {
-            return new Detection(f, doc, f.cliName());
+            return new Detection(f, doc, f.cliName(), false);
         }
 
-        static Detection none(String reason) {
-            return new Detection(null, null, reason);
+        static Detection unknown(String reason) {
+            return new Detection(null, null, reason, false);
+        }
+
+        static Detection malformed(String reason) {
+            return new Detection(null, null, reason, true);
         }
     }
 
     /** Detects the format of a file. */
     public static Detection detect(Path file) {
-        String first;
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            first = reader.readLine();
-            while (first != null && first.isBlank()) {
-                first = reader.readLine();
-            }
+        byte[] head;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(1 << 16);
         } catch (IOException e) {
-            return Detection.none("cannot read: " + e.getMessage());
+            return Detection.malformed("cannot read: " + e.getMessage());
         }
+        String text = new String(head, StandardCharsets.UTF_8);
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        String first = text.lines().filter(l -> !l.isBlank()).findFirst().orElse(null);
         if (first == null) {
-            return Detection.none("the file is empty");
+            return Detection.unknown("the file is empty");
         }
         String trimmed = first.strip();
         if (trimmed.startsWith("# aider chat started")) {
-            return Detection.none("Aider chat history is not supported yet");
+            return Detection.unknown("Aider chat history is not supported yet");
         }
         if (trimmed.startsWith("{")) {
             try {
@@ -56,10 +68,10 @@ public final class Detector {
                         return Detection.of(f, null);
                     }
                     if ("session_meta".equals(JsonSupport.text(record, "type"))) {
-                        return Detection.none("Codex rollouts are not supported yet");
+                        return Detection.unknown("Codex rollouts are not supported yet");
                     }
                     if (!record.has("messages") && !record.has("traj")) {
-                        return Detection.none("the first record is not one of a known transcript format");
+                        return Detection.unknown("the first record is not one of a known transcript format");
                     }
                 }
             } catch (JsonProcessingException e) {
@@ -67,17 +79,23 @@ public final class Detector {
             }
         }
         if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
-            return Detection.none("not JSON");
+            return Detection.malformed("not JSON (line 1 starts with '" + abbreviate(trimmed) + "')");
         }
         JsonNode doc;
         try {
             doc = Json.mapper().readTree(file.toFile());
         } catch (IOException e) {
-            return Detection.none("not valid JSON: " + (e instanceof JsonProcessingException j ? j.getOriginalMessage()
+            return Detection.malformed("not valid JSON: " + (e instanceof JsonProcessingException j
+                    ? j.getOriginalMessage() + " (line " + (j.getLocation() == null ? "?" : j.getLocation().getLineNr()) + ")"
                     : e.getMessage()));
         }
         Format f = documentFormat(doc);
-        return f == null ? Detection.none("a JSON document of no known transcript shape") : Detection.of(f, doc);
+        return f == null ? Detection.unknown("a JSON document of no known transcript shape") : Detection.of(f, doc);
+    }
+
+    private static String abbreviate(String s) {
+        String one = s.length() > 20 ? s.substring(0, 20) + "…" : s;
+        return one.replaceAll("\\p{Cntrl}", "?");
     }
 
     /** The format whose JSONL files start with this record, or null. */

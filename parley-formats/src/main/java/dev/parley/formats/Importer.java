@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
+import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.Ids;
 import dev.parley.core.ParleyException;
 import dev.parley.core.RawJson;
@@ -18,6 +19,7 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
 import dev.parley.json.Json;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,21 +101,14 @@ public final class Importer {
         int rejected = 0;
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
-                try (Stream<Path> walk = Files.walk(p)) {
-                    walk.filter(Files::isRegularFile)
-                            .filter(f -> !f.getFileName().toString().startsWith("."))
-                            .filter(f -> f.toString().endsWith(".jsonl") || f.toString().endsWith(".json"))
-                            .sorted()
-                            .forEach(files::add);
-                } catch (IOException e) {
-                    listener.problem(ImportProblem.fatal(p, 0, "cannot list the directory: " + e.getMessage()));
-                    rejected++;
-                }
+                rejected += walk(p, files, listener);
             } else if (Files.isRegularFile(p)) {
                 files.add(p);
                 explicit.add(p.toAbsolutePath().normalize());
+                files.addAll(subagentFiles(p));
             } else {
-                listener.problem(ImportProblem.fatal(p, 0, "no such file or directory"));
+                listener.problem(ImportProblem.fatal(p, 0, Files.exists(p) ? "not a regular file or directory"
+                        : "no such file or directory"));
                 rejected++;
             }
         }
@@ -131,7 +126,7 @@ public final class Importer {
                 if (format == null) {
                     Detector.Detection d = Detector.detect(file);
                     if (d.format() == null) {
-                        if (explicit.contains(file)) {
+                        if (explicit.contains(file) || d.malformed()) {
                             listener.problem(ImportProblem.fatal(file, 0, "unrecognized format: " + d.reason()));
                             rejected++;
                         } else {
@@ -165,6 +160,10 @@ public final class Importer {
             } catch (SourceFileException e) {
                 listener.problem(e.problem());
                 rejected++;
+            } catch (ParleyException | UncheckedIOException e) {
+                // invalid content the model refuses (a blank role, a record that cannot be stored): this file only
+                listener.problem(ImportProblem.fatal(file, 0, e.getMessage()));
+                rejected++;
             } finally {
                 warnings.forEach(listener::problem);
                 listener.fileDone(file);
@@ -173,13 +172,65 @@ public final class Importer {
 
         for (Object item : work) {
             if (item instanceof ParsedSession ps) {
-                rejected += store(ps, listener);
+                rejected += storeRetrying(ps, listener);
             } else {
                 List<ClaudeCodeFormat.ClaudeFile> group = claudeGroups.get((String) item);
-                rejected += storeClaudeGroup(group, listener);
+                try {
+                    rejected += storeClaudeGroup(group, listener);
+                } catch (ParleyException e) {
+                    listener.problem(ImportProblem.fatal(group.get(0).path(), 0, "not stored: " + e.getMessage()));
+                    rejected++;
+                }
             }
         }
         return rejected;
+    }
+
+    /** Adds the transcript files under a directory; unreadable parts are reported and skipped. */
+    private static int walk(Path root, List<Path> files, Listener listener) {
+        int[] rejected = {0};
+        try {
+            Files.walkFileTree(root, new java.nio.file.SimpleFileVisitor<>() {
+                @Override
+                public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
+                    String name = f.getFileName().toString();
+                    if (a.isRegularFile() && !name.startsWith(".") && (name.endsWith(".jsonl") || name.endsWith(".json"))) {
+                        files.add(f);
+                    }
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
+                    listener.problem(ImportProblem.fatal(f, 0, "cannot read: " + e.getMessage()));
+                    rejected[0]++;
+                    return java.nio.file.FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            listener.problem(ImportProblem.fatal(root, 0, "cannot list the directory: " + e.getMessage()));
+            rejected[0]++;
+        }
+        files.sort(null);
+        return rejected[0];
+    }
+
+    /** A Claude Code main file's subagent files: {@code <dir>/<session>/subagents/agent-*.jsonl}. */
+    private static List<Path> subagentFiles(Path file) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith(".jsonl") || file.getParent() == null) {
+            return List.of();
+        }
+        Path dir = file.getParent().resolve(name.substring(0, name.length() - ".jsonl".length())).resolve("subagents");
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.filter(p -> p.getFileName().toString().matches("agent-.+\\.jsonl") && Files.isRegularFile(p))
+                    .sorted().toList();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     private static JsonNode readDocument(Path file) {
@@ -245,7 +296,7 @@ public final class Importer {
         }
         ParsedSession ps = new ParsedSession(Format.CLAUDE_CODE, sid, origin, title, Map.of(),
                 new ArrayList<>(assembled.values()), null, null);
-        return rejected + store(ps, listener);
+        return rejected + storeRetrying(ps, listener);
     }
 
     /** Main first, then agents by id. */
@@ -285,6 +336,34 @@ public final class Importer {
     // ---- storing ----
 
     private enum Fit { SAME, PREFIX, NEW, CONFLICT }
+
+    /**
+     * Stores a parsed session, retrying when another process imports the same source at the same moment (its
+     * session appears between the lookup and the create); a failure is reported for this source only.
+     */
+    private int storeRetrying(ParsedSession ps, Listener listener) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return store(ps, listener);
+            } catch (AlreadyExistsException e) {
+                if (attempt >= 4) {
+                    listener.problem(ImportProblem.fatal(sourceOf(ps), 0, "not stored: " + e.getMessage()));
+                    return 1;
+                }
+            } catch (ParleyException e) {
+                listener.problem(ImportProblem.fatal(sourceOf(ps), 0, "not stored: " + e.getMessage()));
+                return 1;
+            }
+        }
+    }
+
+    private static Path sourceOf(ParsedSession ps) {
+        if (ps.source() != null) {
+            return ps.source();
+        }
+        return ps.agents().stream().map(ParsedAgent::source).filter(java.util.Objects::nonNull).findFirst()
+                .orElse(Path.of("(conversation)"));
+    }
 
     /** Stores a parsed session; returns the number of files rejected while storing. */
     private int store(ParsedSession ps, Listener listener) {
@@ -358,8 +437,13 @@ public final class Importer {
         if (session == null) {
             session = chooseId(ps);
             catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata()));
-            for (ParsedAgent run : ps.agents()) {
-                rejected += append(session, run, run.entries(), listener);
+            try {
+                for (ParsedAgent run : ps.agents()) {
+                    log.append(session, run.agent(), run.entries());
+                }
+            } catch (ParleyException e) {
+                catalog.delete(session); // nothing of a file that fails is kept
+                throw e;
             }
         }
         Map<AgentId, long[]> counts = new LinkedHashMap<>();
@@ -380,6 +464,11 @@ public final class Importer {
             log.append(session, agent.agent(), entries);
             return 0;
         } catch (ParleyException e) {
+            // Another process importing the same source may have written exactly these entries meanwhile.
+            List<NewEntry> now = log.load(session, agent.agent()).stream().map(Entry::toNewEntry).toList();
+            if (now.size() >= agent.entries().size() && now.subList(0, agent.entries().size()).equals(agent.entries())) {
+                return 0;
+            }
             Path file = agent.source() != null ? agent.source() : Path.of("(conversation)");
             listener.problem(ImportProblem.fatal(file, 0, "not stored: " + e.getMessage()));
             return 1;
@@ -431,12 +520,57 @@ public final class Importer {
         return out;
     }
 
+    /**
+     * The new session's id: the source's own id when it is valid and free, otherwise one derived from the origin and
+     * the source files, so that two processes importing the same source at once pick the same id (and one of them
+     * finds the other's session) instead of making two.
+     */
     private SessionId chooseId(ParsedSession ps) {
         String own = ps.sourceSessionId();
         if (own != null && Ids.isValid(own) && catalog.find(new SessionId(own)).isEmpty()) {
             return new SessionId(own);
         }
-        return ids.newSessionId();
+        StringBuilder key = new StringBuilder(ps.origin());
+        ps.agents().forEach(a -> key.append('\n').append(a.agent()).append('=').append(a.source()));
+        key.append('\n').append(ps.source()).append('#').append(ps.index()).append('\n').append(contentDigest(ps));
+        return new SessionId(nameBasedUuid(key.toString()).toString());
+    }
+
+    /** A digest of every entry's canonical JSON: the same content gives the same digest in any process. */
+    private static String contentDigest(ParsedSession ps) {
+        java.security.MessageDigest digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        for (ParsedAgent a : ps.agents()) {
+            for (NewEntry e : a.entries()) {
+                Entry asStored = new Entry(1, e.id(), e.parentId(), a.agent(), e.timestamp(), e.payload(), e.source());
+                digest.update(Json.write(dev.parley.json.EntryCodec.encode(asStored))
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
+    }
+
+    /** A version-8 UUID from the SHA-256 of a name (RFC 9562 §5.8). */
+    static java.util.UUID nameBasedUuid(String name) {
+        byte[] hash;
+        try {
+            hash = java.security.MessageDigest.getInstance("SHA-256").digest(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        long msb = 0;
+        long lsb = 0;
+        for (int i = 0; i < 8; i++) {
+            msb = msb << 8 | (hash[i] & 0xff);
+            lsb = lsb << 8 | (hash[i + 8] & 0xff);
+        }
+        msb = msb & ~0xF000L | 0x8000L;
+        lsb = lsb & 0x3FFF_FFFF_FFFF_FFFFL | 0x8000_0000_0000_0000L;
+        return new java.util.UUID(msb, lsb);
     }
 
     private static Map<String, RawJson> metadata(ParsedSession ps) {

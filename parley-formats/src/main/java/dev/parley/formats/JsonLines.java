@@ -33,7 +33,8 @@ final class JsonLines {
             throw new SourceFileException(file, 0, "cannot read: " + e.getMessage(), e);
         }
         List<Line> out = new ArrayList<>();
-        int start = 0;
+        int start = bytes.length >= 3 && (bytes[0] & 0xff) == 0xEF && (bytes[1] & 0xff) == 0xBB
+                && (bytes[2] & 0xff) == 0xBF ? 3 : 0; // a UTF-8 byte-order mark is tolerated
         int number = 0;
         while (start < bytes.length) {
             int end = start;
@@ -42,7 +43,17 @@ final class JsonLines {
             }
             number++;
             boolean last = end >= bytes.length;
-            String text = decode(bytes, start, end, file, number);
+            String text;
+            try {
+                text = decode(bytes, start, end, file, number);
+            } catch (SourceFileException e) {
+                if (last) {
+                    warnings.add(ImportProblem.warning(file, number,
+                            "the last line is incomplete (cut inside a character) and was left out"));
+                    break;
+                }
+                throw e;
+            }
             start = end + 1;
             if (text.isBlank()) {
                 continue;
@@ -61,9 +72,19 @@ final class JsonLines {
             if (!node.isObject()) {
                 throw new SourceFileException(file, number, "expected a JSON object, found " + node.getNodeType());
             }
+            checkDepth(node, file, number);
             out.add(new Line(number, (ObjectNode) node));
         }
         return out;
+    }
+
+    /** @throws SourceFileException if the value nests deeper than Parley stores */
+    static void checkDepth(JsonNode node, Path file, int line) {
+        int depth = Json.depth(node);
+        if (depth > Json.MAX_SOURCE_DEPTH) {
+            throw new SourceFileException(file, line, "nested " + depth + " levels deep (at most "
+                    + Json.MAX_SOURCE_DEPTH + ")");
+        }
     }
 
     private static String decode(byte[] bytes, int from, int to, Path file, int line) {

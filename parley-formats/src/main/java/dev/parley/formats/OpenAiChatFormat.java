@@ -110,7 +110,8 @@ final class OpenAiChatFormat {
                     metadata.put(SOURCE_FIELDS, JsonSupport.raw(rest));
                 }
             }
-            String origin = "openai-chat:sha256:" + Hashing.sha256(c.messages());
+            // The file (and position) is the source's identity: a conversation that grew in place is updated.
+            String origin = "openai-chat:" + file.toAbsolutePath().normalize() + (many ? "#" + c.index() : "");
             out.add(new ParsedSession(Format.OPENAI_CHAT, null, origin, PiFormat.firstUserText(entries), metadata,
                     List.of(new ParsedAgent(AgentId.MAIN, many ? null : file, entries)), many ? file : null,
                     many ? c.index() : null));

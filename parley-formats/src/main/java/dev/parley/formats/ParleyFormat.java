@@ -67,6 +67,13 @@ final class ParleyFormat {
         }
         ObjectNode header = lines.get(0).node();
         String location = file + ":" + lines.get(0).number();
+        try {
+            if (header.has("metadata")) {
+                EntryCodec.decodeRawMap(header.get("metadata"), location);
+            }
+        } catch (CorruptRecordException e) {
+            throw new SourceFileException(file, lines.get(0).number(), e.getMessage(), e);
+        }
         if (JsonSupport.longOr(header, "version", 0) != VERSION) {
             throw new SourceFileException(file, lines.get(0).number(), "unsupported Parley export version "
                     + header.get("version"));
@@ -79,17 +86,30 @@ final class ParleyFormat {
         List<ParsedAgent> runs = new ArrayList<>();
         AgentId current = null;
         List<NewEntry> run = new ArrayList<>();
+        java.util.Set<dev.parley.core.EntryId> seen = new java.util.HashSet<>();
         for (JsonLines.Line l : lines.subList(1, lines.size())) {
             ObjectNode body = l.node().deepCopy();
-            if (!"entry".equals(JsonSupport.text(body, "type"))) {
+            String type = JsonSupport.text(body, "type");
+            if ("usage".equals(type) || "truncate".equals(type)) {
+                continue; // records of a JSONL store's own files: usage totals and truncation marks are not entries
+            }
+            if (!"entry".equals(type)) {
                 throw new SourceFileException(file, l.number(), "expected an entry record");
             }
             body.remove("type");
+            body.remove("more"); // a JSONL store's batch mark
             Entry e;
             try {
                 e = EntryCodec.decode(body, file + ":" + l.number());
             } catch (CorruptRecordException | InvalidInputException ex) {
                 throw new SourceFileException(file, l.number(), ex.getMessage(), ex);
+            }
+            // Checked here, so that nothing of a file that would fail half-way is stored.
+            if (!seen.add(e.id())) {
+                throw new SourceFileException(file, l.number(), "entry id " + e.id() + " appears twice");
+            }
+            if (e.parentId() != null && !seen.contains(e.parentId())) {
+                throw new SourceFileException(file, l.number(), "parent " + e.parentId() + " is not an earlier entry");
             }
             if (current != null && !current.equals(e.agentId())) {
                 runs.add(new ParsedAgent(current, file, run));

@@ -75,12 +75,29 @@ final class PiFormat {
 
         Map<Integer, EntryId> byIndex = new HashMap<>();
         Set<EntryId> used = new HashSet<>();
+        Set<String> ownIds = new HashSet<>();
+        for (int i = 1; i < lines.size() && !v1; i++) {
+            String own = JsonSupport.text(lines.get(i).node(), "id");
+            if (own != null) {
+                ownIds.add(own);
+            }
+        }
         List<EntryId> ids = new ArrayList<>(lines.size());
         for (int i = 0; i < lines.size(); i++) {
             JsonLines.Line l = lines.get(i);
             String own = i == 0 || v1 ? null : JsonSupport.text(l.node(), "id");
-            EntryId id = own != null && Ids.isValid(own) && !used.contains(new EntryId(own)) ? new EntryId(own)
-                    : new EntryId("line-" + l.number());
+            EntryId id;
+            if (own != null && Ids.isValid(own) && !used.contains(new EntryId(own))) {
+                id = new EntryId(own);
+            } else {
+                // A synthesized id must not collide with any id the file itself uses.
+                String base = "line-" + l.number();
+                String candidate = base;
+                for (int n = 2; ownIds.contains(candidate) || used.contains(new EntryId(candidate)); n++) {
+                    candidate = base + "-" + n;
+                }
+                id = new EntryId(candidate);
+            }
             used.add(id);
             ids.add(id);
             byIndex.put(i, id);

@@ -25,6 +25,13 @@ import java.util.Map;
 public final class Json {
     /** The longest JSON string value accepted, in characters. */
     public static final int MAX_STRING_CHARS = 64 * 1024 * 1024;
+    /**
+     * How deeply stored JSON may nest. Sources are limited to {@link #MAX_SOURCE_DEPTH}; the margin is for the
+     * envelope an entry and its residual add around a source record.
+     */
+    public static final int MAX_DEPTH = 1200;
+    /** How deeply an imported source record may nest. */
+    public static final int MAX_SOURCE_DEPTH = 1000;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -32,11 +39,61 @@ public final class Json {
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
 
+    /** Writes every surrogate as an escape: only used for the rare text that holds a lone surrogate. */
+    private static final ObjectMapper ESCAPING = MAPPER.copy();
+
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxStringLength(MAX_STRING_CHARS)
-                .maxNumberLength(10_000)
-                .build());
+        for (ObjectMapper m : new ObjectMapper[] {MAPPER, ESCAPING}) {
+            m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                    .maxStringLength(MAX_STRING_CHARS)
+                    .maxNumberLength(10_000)
+                    .maxNestingDepth(MAX_DEPTH)
+                    .build());
+            m.getFactory().setStreamWriteConstraints(com.fasterxml.jackson.core.StreamWriteConstraints.builder()
+                    .maxNestingDepth(MAX_DEPTH)
+                    .build());
+        }
+        ESCAPING.getFactory().setCharacterEscapes(new SurrogateEscapes());
+    }
+
+    /** Escapes surrogates as backslash-u escapes, so that a lone one survives encoding to UTF-8. */
+    private static final class SurrogateEscapes extends com.fasterxml.jackson.core.io.CharacterEscapes {
+        private static final long serialVersionUID = 1L;
+        private final int[] ascii = standardAsciiEscapesForJSON();
+
+        @Override
+        public int[] getEscapeCodesForAscii() {
+            return ascii;
+        }
+
+        @Override
+        public com.fasterxml.jackson.core.SerializableString getEscapeSequence(int ch) {
+            if (Character.isSurrogate((char) ch)) {
+                return new com.fasterxml.jackson.core.io.SerializedString(String.format("\\u%04x", ch));
+            }
+            return null;
+        }
+    }
+
+    /** The depth of the deepest container in a value (a scalar is 0). */
+    public static int depth(JsonNode node) {
+        int max = 0;
+        java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
+        java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
+        nodes.push(node);
+        depths.push(0);
+        while (!nodes.isEmpty()) {
+            JsonNode n = nodes.pop();
+            int d = depths.pop();
+            if (n.isContainerNode()) {
+                max = Math.max(max, d + 1);
+                for (JsonNode child : n) {
+                    nodes.push(child);
+                    depths.push(d + 1);
+                }
+            }
+        }
+        return max;
     }
 
     private Json() {}
@@ -64,13 +121,34 @@ public final class Json {
         return node;
     }
 
-    /** The compact text of a node. */
+    /**
+     * The compact text of a node. Text with a lone surrogate (which UTF-8 cannot carry) is written with every
+     * surrogate escaped, so that it survives storage unchanged.
+     */
     public static String write(JsonNode node) {
         try {
-            return MAPPER.writeValueAsString(node);
+            String text = MAPPER.writeValueAsString(node);
+            return hasLoneSurrogate(text) ? ESCAPING.writeValueAsString(node) : text;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize a JSON tree", e);
         }
+    }
+
+    private static boolean hasLoneSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return true;
+            }
+            if (Character.isLowSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A node as {@link RawJson}, in compact form. */

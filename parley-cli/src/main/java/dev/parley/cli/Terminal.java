@@ -1,0 +1,27 @@
+package dev.parley.cli;
+
+/**
+ * Makes untrusted text safe to print on a terminal: transcripts carry tool output with escape sequences, and an
+ * operating-system command or a screen clear must not reach the user's terminal. Control characters other than
+ * newline and tab are shown as their Unicode control pictures ({@code ␛} for ESC).
+ */
+final class Terminal {
+    private Terminal() {}
+
+    static String safe(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean control = c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c >= 0x80 && c <= 0x9f;
+            if (control) {
+                if (out == null) {
+                    out = new StringBuilder(text.length() + 8).append(text, 0, i);
+                }
+                out.append(c == 0x7f ? '\u2421' : c < 0x20 ? (char) (0x2400 + c) : '\uFFFD');
+            } else if (out != null) {
+                out.append(c);
+            }
+        }
+        return out == null ? text : out.toString();
+    }
+}
