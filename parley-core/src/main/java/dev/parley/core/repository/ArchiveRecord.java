@@ -1,0 +1,41 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.InvalidInputException;
+import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One archive of compacted history: the removed messages and the rolling summary, by opaque locators.
+ *
+ * @param id the archive id, unique within the session
+ * @param path the locator of the archived messages (not necessarily a path)
+ * @param summaryPath the locator of the summary
+ * @param shortDescription a short description, or null
+ * @param messageCount how many messages were archived, at least 0
+ * @param createdAt when the archive was made
+ * @param summaryModel the model that wrote the summary, or null
+ */
+public record ArchiveRecord(String id, String path, String summaryPath, @Nullable String shortDescription,
+                            long messageCount, Instant createdAt, @Nullable String summaryModel) {
+    public ArchiveRecord {
+        if (id.isEmpty() || path.isEmpty() || summaryPath.isEmpty()) {
+            throw new InvalidInputException("an archive record needs a non-empty id, path and summaryPath");
+        }
+        if (messageCount < 0) {
+            throw new InvalidInputException("messageCount must not be negative");
+        }
+        createdAt = ChatSession.millis(Objects.requireNonNull(createdAt, "createdAt"));
+    }
+
+    /** The record before the repository assigns its locators. */
+    public static ArchiveRecord draft(String id, @Nullable String shortDescription, long messageCount, Instant createdAt,
+                                      @Nullable String summaryModel) {
+        return new ArchiveRecord(id, "pending", "pending", shortDescription, messageCount, createdAt, summaryModel);
+    }
+
+    /** This record with its locators. */
+    public ArchiveRecord withLocators(String newPath, String newSummaryPath) {
+        return new ArchiveRecord(id, newPath, newSummaryPath, shortDescription, messageCount, createdAt, summaryModel);
+    }
+}

@@ -1,0 +1,16 @@
+package dev.parley.core.repository;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One page of the catalog.
+ *
+ * @param items the entries, in catalog order, copied
+ * @param nextCursor the cursor of the next page — present only when more entries exist — or null
+ */
+public record CatalogPage(List<CatalogEntry> items, @Nullable String nextCursor) {
+    public CatalogPage {
+        items = List.copyOf(items);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.parley.core.repository;
+
+import java.util.Optional;
+
+/**
+ * The append-only archive of compacted history (Heddle's {@code ChatArchiveRepository}; seed-systems.md §1.8): the
+ * exact messages a compaction removed and the rolling summaries, per session.
+ *
+ * <p>Bound to a scope at construction, like {@link ChatSessionRepository}.
+ *
+ * <h2>Rules (the conformance kit's archive scenarios check them)</h2>
+ * <ul>
+ *   <li>{@link #append} writes the content first and the manifest last, atomically: a committed manifest never
+ *       references missing content (a failed append may leave unreferenced content, never a dangling
+ *       reference).</li>
+ *   <li>Archives keep append order; the newest archive's summary is the current one.</li>
+ *   <li>Concurrent appends to one session both commit; neither is lost.</li>
+ *   <li>A duplicate archive id is rejected and changes nothing.</li>
+ *   <li>A manifest that cannot be decoded makes {@link #loadManifest} fail.</li>
+ * </ul>
+ * Thread-safe.
+ */
+public interface ChatArchiveRepository {
+
+    /**
+     * The session's manifest; the {@linkplain ChatArchiveManifest#empty empty manifest} if it has none.
+     *
+     * @throws StorageCorruptionException if the stored manifest cannot be decoded
+     */
+    ChatArchiveManifest loadManifest(String sessionId);
+
+    /** The summary a locator names, or empty if there is none (in this scope). */
+    Optional<String> readSummary(String summaryLocator);
+
+    /**
+     * Appends an archive: content, then manifest, atomically.
+     *
+     * @throws dev.parley.core.InvalidInputException if the archive id already exists in the session; nothing changed
+     */
+    ArchiveAppend.Result append(ArchiveAppend request);
+}

@@ -1,0 +1,50 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One message of a session record's model-facing transcript (Heddle's string-content {@code ChatMessage}).
+ *
+ * @param role {@code system}, {@code user}, {@code assistant} or {@code tool}
+ * @param content the text (for a tool message, the serialized result)
+ * @param toolCalls the tool calls of an assistant message, copied
+ * @param toolCallId the call a tool message answers, or null
+ * @param providerContinuation opaque provider state that must be replayed (never rendered), or null
+ */
+public record ChatMessage(String role, String content, List<ToolCall> toolCalls, @Nullable String toolCallId,
+                          @Nullable RawJson providerContinuation) {
+    static final Set<String> ROLES = Set.of("system", "user", "assistant", "tool");
+
+    public ChatMessage {
+        if (!ROLES.contains(role)) {
+            throw new InvalidInputException("unknown chat message role '" + role + "'");
+        }
+        Objects.requireNonNull(content, "content");
+        toolCalls = List.copyOf(toolCalls);
+    }
+
+    /** A message with text only. */
+    public static ChatMessage of(String role, String content) {
+        return new ChatMessage(role, content, List.of(), null, null);
+    }
+
+    /**
+     * A tool call of an assistant message.
+     *
+     * @param id the call id
+     * @param tool the tool's name
+     * @param input the arguments as JSON
+     */
+    public record ToolCall(String id, String tool, RawJson input) {
+        public ToolCall {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(input, "input");
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A revisioned session record: Heddle's {@code ChatSession} aggregate (reference/seed-systems.md §1.1). The record is
+ * written whole, under compare-and-swap on its revision; the catalog fields are listed without the large ones.
+ *
+ * <p>Immutable; lists are copied. Instants have millisecond precision. Use {@link #builder(String, Instant)} or
+ * {@link #toBuilder()}.
+ *
+ * @param id the session id: any non-empty text of at most {@value #MAX_ID_LENGTH} characters without NUL (escaped
+ *     wherever it becomes a file name)
+ * @param name the display name
+ * @param retention {@code reusable} or {@code one_off}, or null
+ * @param workspaceId the workspace the session belongs to, or null
+ * @param pinned whether the session is pinned (pinned sessions list first)
+ * @param archivedAt when the session was archived (a soft flag), or null
+ * @param history the model-facing transcript
+ * @param messages the UI-facing projection of the transcript
+ * @param turns summaries of the latest turns
+ * @param createdAt when the session was created
+ * @param updatedAt when the session was last changed; the catalog's activity order
+ * @param model the model in use, or null
+ * @param reasoningEffort {@code none}, {@code low}, {@code medium}, {@code high}, {@code ultrahigh} or {@code max}, or
+ *     null
+ * @param driftEnabled drift detection setting, or null
+ * @param lastContinuePrompt the last continuation prompt, or null
+ * @param context context and compaction statistics (opaque JSON, validated by the codec), or null
+ * @param archives the archive records of compacted history (a copy of the archive manifest's list)
+ * @param leaseEpoch the last fencing token ever issued, kept after release, or null
+ * @param lease the current lease, or null
+ * @param queuedPrompts prompts waiting for the next turn, oldest first
+ */
+public record ChatSession(String id, String name, @Nullable String retention, @Nullable String workspaceId,
+                          boolean pinned, @Nullable Instant archivedAt, List<ChatMessage> history,
+                          List<ConversationLine> messages, List<TurnSummary> turns, Instant createdAt, Instant updatedAt,
+                          @Nullable String model, @Nullable String reasoningEffort, @Nullable Boolean driftEnabled,
+                          @Nullable String lastContinuePrompt, @Nullable RawJson context, List<ArchiveRecord> archives,
+                          @Nullable Long leaseEpoch, @Nullable Lease lease, List<QueuedPrompt> queuedPrompts) {
+    /** The longest session id accepted, in characters. */
+    public static final int MAX_ID_LENGTH = 512;
+
+    public ChatSession {
+        requireId(id, "session id");
+        Objects.requireNonNull(name, "name");
+        history = List.copyOf(history);
+        messages = List.copyOf(messages);
+        turns = List.copyOf(turns);
+        archives = List.copyOf(archives);
+        queuedPrompts = List.copyOf(queuedPrompts);
+        createdAt = millis(Objects.requireNonNull(createdAt, "createdAt"));
+        updatedAt = millis(Objects.requireNonNull(updatedAt, "updatedAt"));
+        archivedAt = archivedAt == null ? null : millis(archivedAt);
+        if (leaseEpoch != null && leaseEpoch < 0) {
+            throw new InvalidInputException("leaseEpoch must not be negative");
+        }
+    }
+
+    /** @throws InvalidInputException unless the id is non-empty, at most {@value #MAX_ID_LENGTH} chars, without NUL */
+    public static String requireId(String id, String what) {
+        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH || id.indexOf('\0') >= 0) {
+            throw new InvalidInputException("invalid " + what + ": it must be 1 to " + MAX_ID_LENGTH
+                    + " characters without NUL");
+        }
+        return id;
+    }
+
+    static Instant millis(Instant i) {
+        return i.truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /** Whether the session is archived. */
+    public boolean archived() {
+        return archivedAt != null;
+    }
+
+    /** A builder for a new session: empty transcript, not pinned, created and updated at {@code now}. */
+    public static Builder builder(String id, Instant now) {
+        return new Builder(id, now);
+    }
+
+    /** A builder initialised with every field of this session. */
+    public Builder toBuilder() {
+        Builder b = new Builder(id, createdAt);
+        b.name = name;
+        b.retention = retention;
+        b.workspaceId = workspaceId;
+        b.pinned = pinned;
+        b.archivedAt = archivedAt;
+        b.history = history;
+        b.messages = messages;
+        b.turns = turns;
+        b.updatedAt = updatedAt;
+        b.model = model;
+        b.reasoningEffort = reasoningEffort;
+        b.driftEnabled = driftEnabled;
+        b.lastContinuePrompt = lastContinuePrompt;
+        b.context = context;
+        b.archives = archives;
+        b.leaseEpoch = leaseEpoch;
+        b.lease = lease;
+        b.queuedPrompts = queuedPrompts;
+        return b;
+    }
+
+    /** Builds {@link ChatSession}s. Not thread-safe. */
+    public static final class Builder {
+        private final String id;
+        private final Instant createdAt;
+        private String name = "Session";
+        private @Nullable String retention;
+        private @Nullable String workspaceId;
+        private boolean pinned;
+        private @Nullable Instant archivedAt;
+        private List<ChatMessage> history = List.of();
+        private List<ConversationLine> messages = List.of();
+        private List<TurnSummary> turns = List.of();
+        private Instant updatedAt;
+        private @Nullable String model;
+        private @Nullable String reasoningEffort;
+        private @Nullable Boolean driftEnabled;
+        private @Nullable String lastContinuePrompt;
+        private @Nullable RawJson context;
+        private List<ArchiveRecord> archives = List.of();
+        private @Nullable Long leaseEpoch;
+        private @Nullable Lease lease;
+        private List<QueuedPrompt> queuedPrompts = List.of();
+
+        private Builder(String id, Instant now) {
+            this.id = id;
+            this.createdAt = now;
+            this.updatedAt = now;
+        }
+
+        public Builder name(String v) { this.name = v; return this; }
+        public Builder retention(@Nullable String v) { this.retention = v; return this; }
+        public Builder workspaceId(@Nullable String v) { this.workspaceId = v; return this; }
+        public Builder pinned(boolean v) { this.pinned = v; return this; }
+        public Builder archivedAt(@Nullable Instant v) { this.archivedAt = v; return this; }
+        public Builder history(List<ChatMessage> v) { this.history = v; return this; }
+        public Builder messages(List<ConversationLine> v) { this.messages = v; return this; }
+        public Builder turns(List<TurnSummary> v) { this.turns = v; return this; }
+        public Builder updatedAt(Instant v) { this.updatedAt = v; return this; }
+        public Builder model(@Nullable String v) { this.model = v; return this; }
+        public Builder reasoningEffort(@Nullable String v) { this.reasoningEffort = v; return this; }
+        public Builder driftEnabled(@Nullable Boolean v) { this.driftEnabled = v; return this; }
+        public Builder lastContinuePrompt(@Nullable String v) { this.lastContinuePrompt = v; return this; }
+        public Builder context(@Nullable RawJson v) { this.context = v; return this; }
+        public Builder archives(List<ArchiveRecord> v) { this.archives = v; return this; }
+        public Builder leaseEpoch(@Nullable Long v) { this.leaseEpoch = v; return this; }
+        public Builder lease(@Nullable Lease v) { this.lease = v; return this; }
+        public Builder queuedPrompts(List<QueuedPrompt> v) { this.queuedPrompts = v; return this; }
+
+        /** @throws InvalidInputException if a field is invalid */
+        public ChatSession build() {
+            return new ChatSession(id, name, retention, workspaceId, pinned, archivedAt, history, messages, turns,
+                    createdAt, updatedAt, model, reasoningEffort, driftEnabled, lastContinuePrompt, context, archives,
+                    leaseEpoch, lease, queuedPrompts);
+        }
+    }
+}

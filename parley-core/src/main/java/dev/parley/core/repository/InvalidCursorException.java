@@ -1,0 +1,17 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.InvalidInputException;
+
+/** {@code INVALID_CHAT_SESSION_CURSOR}: a catalog cursor that is not one the repository wrote. */
+public final class InvalidCursorException extends InvalidInputException {
+    private static final long serialVersionUID = 1L;
+
+    public InvalidCursorException(String detail, Throwable cause) {
+        super("invalid catalog cursor: " + detail, cause);
+    }
+
+    @Override
+    public String stableCode() {
+        return "INVALID_CHAT_SESSION_CURSOR";
+    }
+}

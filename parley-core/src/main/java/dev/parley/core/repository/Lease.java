@@ -1,0 +1,35 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.InvalidInputException;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who may write a session's turns, and with which fencing token (Heddle's {@code ChatSessionLease}).
+ *
+ * @param ownerKind {@code tui}, {@code daemon} or {@code ask}
+ * @param hostId the owner's host, or null; owners are (host, owner) pairs — never process ids
+ * @param ownerId the owner within its host
+ * @param fencingToken the token writes under this lease carry, at least 0
+ * @param acquiredAt when the lease was acquired
+ * @param lastSeenAt when the owner last refreshed it
+ * @param clientLabel a label for display, or null
+ */
+public record Lease(String ownerKind, @Nullable String hostId, String ownerId, long fencingToken, Instant acquiredAt,
+                    Instant lastSeenAt, @Nullable String clientLabel) {
+    static final Set<String> OWNER_KINDS = Set.of("tui", "daemon", "ask");
+
+    public Lease {
+        if (!OWNER_KINDS.contains(ownerKind)) {
+            throw new InvalidInputException("unknown lease owner kind '" + ownerKind + "'");
+        }
+        Objects.requireNonNull(ownerId, "ownerId");
+        if (fencingToken < 0) {
+            throw new InvalidInputException("fencingToken must not be negative");
+        }
+        acquiredAt = ChatSession.millis(Objects.requireNonNull(acquiredAt, "acquiredAt"));
+        lastSeenAt = ChatSession.millis(Objects.requireNonNull(lastSeenAt, "lastSeenAt"));
+    }
+}

@@ -1,0 +1,50 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.ErrorCode;
+import dev.parley.core.ParleyException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code CHAT_SESSION_LEASE_LOST}: a write under a lease that has expired or been taken over (a stale fencing
+ * token). An expired lease has already lost write authority, even before anyone takes it over.
+ */
+public final class LeaseLostException extends ParleyException {
+    private static final long serialVersionUID = 1L;
+
+    private final String sessionId;
+    private final long expectedToken;
+    private final @Nullable Lease actual;
+
+    public LeaseLostException(String sessionId, long expectedToken, @Nullable Lease actual) {
+        super("the lease on session " + sessionId + " with fencing token " + expectedToken + " is lost"
+                + (actual == null ? " (no lease is held)" : " (held by " + actual.ownerId() + " with token "
+                + actual.fencingToken() + ")"), null);
+        this.sessionId = sessionId;
+        this.expectedToken = expectedToken;
+        this.actual = actual;
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+
+    /** The fencing token the writer held. */
+    public long expectedToken() {
+        return expectedToken;
+    }
+
+    /** The lease the record holds now, or null. */
+    public @Nullable Lease actual() {
+        return actual;
+    }
+
+    @Override
+    public ErrorCode code() {
+        return ErrorCode.LEASE_LOST;
+    }
+
+    @Override
+    public String stableCode() {
+        return "CHAT_SESSION_LEASE_LOST";
+    }
+}

@@ -1,0 +1,30 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import java.time.Instant;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A prompt queued for the session's next turn (persisted FIFO).
+ *
+ * @param id the prompt id
+ * @param prompt the prompt, trimmed and non-empty
+ * @param agentProfileId the agent profile to run it with, or null
+ * @param agentSnapshot a snapshot of that agent (opaque JSON), or null
+ * @param systemContext extra system context, or null
+ * @param createdAt when it was queued
+ * @param updatedAt when it was last edited
+ */
+public record QueuedPrompt(String id, String prompt, @Nullable String agentProfileId, @Nullable RawJson agentSnapshot,
+                           @Nullable String systemContext, Instant createdAt, Instant updatedAt) {
+    public QueuedPrompt {
+        Objects.requireNonNull(id, "id");
+        if (prompt == null || prompt.isBlank()) {
+            throw new InvalidInputException("a queued prompt must not be empty");
+        }
+        createdAt = ChatSession.millis(Objects.requireNonNull(createdAt, "createdAt"));
+        updatedAt = ChatSession.millis(Objects.requireNonNull(updatedAt, "updatedAt"));
+    }
+}

@@ -1,0 +1,47 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.ErrorCode;
+import dev.parley.core.ParleyException;
+
+/**
+ * {@code CHAT_SESSION_REVISION_CONFLICT}: a compare-and-swap write named a revision that is no longer current.
+ * Nothing was changed; re-read, re-apply the change, and try again.
+ */
+public final class RevisionConflictException extends ParleyException {
+    private static final long serialVersionUID = 1L;
+
+    private final String sessionId;
+    private final long expectedRevision;
+    private final long actualRevision;
+
+    public RevisionConflictException(String sessionId, long expectedRevision, long actualRevision) {
+        super("session " + sessionId + " is at revision " + actualRevision + ", not " + expectedRevision, null);
+        this.sessionId = sessionId;
+        this.expectedRevision = expectedRevision;
+        this.actualRevision = actualRevision;
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+
+    /** The revision the writer expected. */
+    public long expectedRevision() {
+        return expectedRevision;
+    }
+
+    /** The revision the record is at. */
+    public long actualRevision() {
+        return actualRevision;
+    }
+
+    @Override
+    public ErrorCode code() {
+        return ErrorCode.REVISION_CONFLICT;
+    }
+
+    @Override
+    public String stableCode() {
+        return "CHAT_SESSION_REVISION_CONFLICT";
+    }
+}

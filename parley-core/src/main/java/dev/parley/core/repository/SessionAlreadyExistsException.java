@@ -1,0 +1,24 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.AlreadyExistsException;
+
+/** {@code CHAT_SESSION_ALREADY_EXISTS}: a create named an id that exists. Nothing was changed. */
+public final class SessionAlreadyExistsException extends AlreadyExistsException {
+    private static final long serialVersionUID = 1L;
+
+    private final String sessionId;
+
+    public SessionAlreadyExistsException(String sessionId) {
+        super("session " + sessionId + " already exists");
+        this.sessionId = sessionId;
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+
+    @Override
+    public String stableCode() {
+        return "CHAT_SESSION_ALREADY_EXISTS";
+    }
+}

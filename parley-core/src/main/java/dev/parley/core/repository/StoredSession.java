@@ -1,0 +1,19 @@
+package dev.parley.core.repository;
+
+import dev.parley.core.InvalidInputException;
+import java.util.Objects;
+
+/**
+ * A session record and its revision: 1 when created, one more with every update.
+ *
+ * @param session the record
+ * @param revision the revision, at least 1
+ */
+public record StoredSession(ChatSession session, long revision) {
+    public StoredSession {
+        Objects.requireNonNull(session, "session");
+        if (revision < 1) {
+            throw new InvalidInputException("revision must be at least 1, got " + revision);
+        }
+    }
+}

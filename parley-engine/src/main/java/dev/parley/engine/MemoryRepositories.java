@@ -1,0 +1,242 @@
+package dev.parley.engine;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.repository.ArchiveAppend;
+import dev.parley.core.repository.ArchiveRecord;
+import dev.parley.core.repository.CatalogEntry;
+import dev.parley.core.repository.CatalogOrder;
+import dev.parley.core.repository.CatalogPage;
+import dev.parley.core.repository.CatalogQuery;
+import dev.parley.core.repository.ChatArchiveManifest;
+import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.repository.RevisionConflictException;
+import dev.parley.core.repository.SessionAlreadyExistsException;
+import dev.parley.core.repository.StorageCorruptionException;
+import dev.parley.core.repository.StoredSession;
+import dev.parley.json.Json;
+import dev.parley.json.repository.CatalogCursorCodec;
+import dev.parley.json.repository.ChatArchiveCodec;
+import dev.parley.json.repository.ChatSessionCodec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Session and archive repositories held in memory, for tests and ephemeral use: the same contract as every durable
+ * backend (records are kept as their JSON, so a read never aliases a caller's object and a damaged record fails the
+ * read). One instance is one "database" holding any number of scopes; {@link #sessions} and {@link #archives} give
+ * repositories bound to one scope. Thread-safe: each scope's operations are serialized.
+ */
+public final class MemoryRepositories {
+    private final Map<String, Scope> scopes = new ConcurrentHashMap<>();
+
+    private static final class Scope {
+        final Map<String, Row> sessions = new HashMap<>();
+        final Map<String, String> manifests = new HashMap<>();
+        final Map<String, String> content = new HashMap<>();
+    }
+
+    private record Row(long revision, String json) {}
+
+    private Scope scope(String scope) {
+        return scopes.computeIfAbsent(Objects.requireNonNull(scope, "scope"), s -> new Scope());
+    }
+
+    /** The session repository of a scope. */
+    public ChatSessionRepository sessions(String scope) {
+        return new Sessions(scope, scope(scope));
+    }
+
+    /** The archive repository of a scope. */
+    public ChatArchiveRepository archives(String scope) {
+        return new Archives(scope, scope(scope));
+    }
+
+    /** Removes everything stored in a scope. */
+    public void dropScope(String scope) {
+        scopes.remove(scope);
+    }
+
+    /** Damages a stored session record (for the conformance kit's corruption scenario). */
+    public void corruptSession(String scope, String sessionId) {
+        Scope s = scope(scope);
+        synchronized (s) {
+            Row row = s.sessions.get(sessionId);
+            if (row == null) {
+                throw new IllegalStateException("no session " + sessionId + " to corrupt");
+            }
+            s.sessions.put(sessionId, new Row(row.revision(), "{\"id\":"));
+        }
+    }
+
+    /** Damages a stored manifest (for the conformance kit's corruption scenario). */
+    public void corruptManifest(String scope, String sessionId) {
+        Scope s = scope(scope);
+        synchronized (s) {
+            s.manifests.put(sessionId, "{\"version\":1,\"sessionId\":");
+        }
+    }
+
+    private static final class Sessions implements ChatSessionRepository {
+        private final String name;
+        private final Scope scope;
+
+        Sessions(String name, Scope scope) {
+            this.name = name;
+            this.scope = scope;
+        }
+
+        @Override
+        public CatalogPage list(CatalogQuery query) {
+            CatalogOrder.Position after = CatalogCursorCodec.decode(query.cursor());
+            List<CatalogEntry> all = new ArrayList<>();
+            synchronized (scope) {
+                for (Map.Entry<String, Row> e : scope.sessions.entrySet()) {
+                    all.add(CatalogEntry.of(decode(e.getKey(), e.getValue()), e.getValue().revision()));
+                }
+            }
+            all.sort(CatalogOrder.ENTRIES);
+            List<CatalogEntry> page = new ArrayList<>();
+            boolean more = false;
+            for (CatalogEntry e : all) {
+                if (!query.matches(e) || after != null && !after.isBefore(e)) {
+                    continue;
+                }
+                if (page.size() == query.limit()) {
+                    more = true;
+                    break;
+                }
+                page.add(e);
+            }
+            String next = more ? CatalogCursorCodec.encode(CatalogOrder.Position.of(page.get(page.size() - 1))) : null;
+            return new CatalogPage(page, next);
+        }
+
+        @Override
+        public Optional<StoredSession> read(String sessionId) {
+            synchronized (scope) {
+                Row row = scope.sessions.get(sessionId);
+                return row == null ? Optional.empty() : Optional.of(new StoredSession(decode(sessionId, row), row.revision()));
+            }
+        }
+
+        @Override
+        public StoredSession create(ChatSession session) {
+            synchronized (scope) {
+                if (scope.sessions.containsKey(session.id())) {
+                    throw new SessionAlreadyExistsException(session.id());
+                }
+                scope.sessions.put(session.id(), new Row(1, Json.write(ChatSessionCodec.encode(session))));
+                return new StoredSession(session, 1);
+            }
+        }
+
+        @Override
+        public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
+            synchronized (scope) {
+                Row row = scope.sessions.get(session.id());
+                if (row == null) {
+                    return Optional.empty();
+                }
+                if (row.revision() != expectedRevision) {
+                    throw new RevisionConflictException(session.id(), expectedRevision, row.revision());
+                }
+                long next = expectedRevision + 1;
+                scope.sessions.put(session.id(), new Row(next, Json.write(ChatSessionCodec.encode(session))));
+                return Optional.of(new StoredSession(session, next));
+            }
+        }
+
+        @Override
+        public boolean delete(String sessionId, long expectedRevision) {
+            synchronized (scope) {
+                Row row = scope.sessions.get(sessionId);
+                if (row == null) {
+                    return false;
+                }
+                if (row.revision() != expectedRevision) {
+                    throw new RevisionConflictException(sessionId, expectedRevision, row.revision());
+                }
+                scope.sessions.remove(sessionId);
+                return true;
+            }
+        }
+
+        private ChatSession decode(String id, Row row) {
+            String where = "memory scope " + name + " session " + id;
+            try {
+                return ChatSessionCodec.parseStrict(Json.parse(row.json()), where);
+            } catch (JsonProcessingException e) {
+                throw new StorageCorruptionException(where, "not valid JSON: " + e.getOriginalMessage(), e, false);
+            }
+        }
+    }
+
+    private static final class Archives implements ChatArchiveRepository {
+        private final String name;
+        private final Scope scope;
+
+        Archives(String name, Scope scope) {
+            this.name = name;
+            this.scope = scope;
+        }
+
+        @Override
+        public ChatArchiveManifest loadManifest(String sessionId) {
+            synchronized (scope) {
+                return manifest(sessionId);
+            }
+        }
+
+        private ChatArchiveManifest manifest(String sessionId) {
+            String text = scope.manifests.get(sessionId);
+            return text == null ? ChatArchiveManifest.empty(sessionId)
+                    : ChatArchiveCodec.parseManifest(text, sessionId, "memory scope " + name + " manifest " + sessionId);
+        }
+
+        @Override
+        public Optional<String> readSummary(String summaryLocator) {
+            synchronized (scope) {
+                return Optional.ofNullable(scope.content.get(summaryLocator));
+            }
+        }
+
+        @Override
+        public ArchiveAppend.Result append(ArchiveAppend request) {
+            synchronized (scope) {
+                ChatArchiveManifest current = manifest(request.sessionId());
+                String base = "memory://" + request.sessionId() + "/" + request.archive().id();
+                ArchiveRecord archive = request.archive().withLocators(base + "/messages", base + "/summary");
+                ChatArchiveManifest next = current.withArchive(archive);
+                // content first, then the manifest
+                scope.content.put(archive.path(), messagesJsonl(request.messages()));
+                scope.content.put(archive.summaryPath(), request.summary());
+                scope.manifests.put(request.sessionId(), Json.write(ChatArchiveCodec.encodeManifest(next)));
+                return new ArchiveAppend.Result(archive, next);
+            }
+        }
+    }
+
+    /** Archived messages as JSONL: one {@code {"index":i, …message}} per line. */
+    static String messagesJsonl(List<ChatMessage> messages) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < messages.size(); i++) {
+            ObjectNode line = Json.object();
+            line.put("index", i);
+            JsonNode m = dev.parley.json.repository.ChatSessionCodec.encodeMessageNode(messages.get(i));
+            line.setAll((ObjectNode) m);
+            out.append(Json.write(line)).append('\n');
+        }
+        return out.toString();
+    }
+
+}

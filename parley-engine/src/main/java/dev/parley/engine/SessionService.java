@@ -1,0 +1,289 @@
+package dev.parley.engine;
+
+import dev.parley.core.IdGenerator;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.repository.Lease;
+import dev.parley.core.repository.LeaseLostException;
+import dev.parley.core.repository.QueuedPrompt;
+import dev.parley.core.repository.RevisionConflictException;
+import dev.parley.core.repository.SessionAlreadyExistsException;
+import dev.parley.core.repository.StoredSession;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a product does with session records, over any {@link ChatSessionRepository} (Heddle's session service;
+ * seed-systems.md §1.9–1.10).
+ *
+ * <ul>
+ *   <li><b>Updates</b> go through a <em>pure</em> updater: read, apply, compare-and-swap; on a conflict the record is
+ *       re-read and the updater applied again to the fresh state — at most {@value #MAX_RETRIES} retries, then the
+ *       conflict surfaces. Re-applying (never re-writing a stale snapshot) is what keeps a concurrent change from
+ *       being silently overwritten.</li>
+ *   <li><b>Leases</b> with fencing tokens: acquiring takes a new token above every one issued before
+ *       ({@code leaseEpoch}, kept after release); a lease not refreshed for {@link #STALE_AFTER} has expired and has
+ *       already lost write authority; {@link #updateWithLease} fails with {@link LeaseLostException} for a stale
+ *       claim. All lease operations are ordinary compare-and-swap updates, so their safety is the repository's
+ *       atomic revision check.</li>
+ *   <li><b>Queued prompts</b>: a persisted FIFO.</li>
+ * </ul>
+ * Thread-safe if the repository is. The clock decides lease freshness; inject a fixed one in tests.
+ */
+public final class SessionService {
+    /** How many times an update is re-applied after a conflict before the conflict surfaces. */
+    public static final int MAX_RETRIES = 4;
+    /** How long a lease stays fresh without a refresh. */
+    public static final Duration STALE_AFTER = Duration.ofSeconds(20);
+    /** How often a holder should refresh its lease. */
+    public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(5);
+
+    private final ChatSessionRepository repository;
+    private final Clock clock;
+    private final IdGenerator ids;
+
+    public SessionService(ChatSessionRepository repository, Clock clock, IdGenerator ids) {
+        this.repository = Objects.requireNonNull(repository, "repository");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.ids = Objects.requireNonNull(ids, "ids");
+    }
+
+    /** The repository the service works on. */
+    public ChatSessionRepository repository() {
+        return repository;
+    }
+
+    /**
+     * The session with this id, created with default settings if there is none. Two first writers resolve to one
+     * session: the loser of the create re-reads the winner's record. An existing session is never overwritten.
+     *
+     * @throws InvalidInputException if the id is empty
+     */
+    public StoredSession ensure(String sessionId) {
+        ChatSession.requireId(sessionId, "session id");
+        Optional<StoredSession> existing = repository.read(sessionId);
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        Instant now = clock.instant();
+        try {
+            return repository.create(ChatSession.builder(sessionId, now).name("Session").build());
+        } catch (SessionAlreadyExistsException e) {
+            return repository.read(sessionId).orElseThrow(() -> e);
+        }
+    }
+
+    /**
+     * Applies a pure updater to the session and writes it, re-applying on conflicts.
+     *
+     * @param updater a function of the current record only (it may run several times); returning the same object
+     *     means "no change" and writes nothing
+     * @return the stored record, or empty if there is no session
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries
+     */
+    public Optional<StoredSession> update(String sessionId, UnaryOperator<ChatSession> updater) {
+        return update(sessionId, null, updater);
+    }
+
+    /**
+     * {@link #update} under a lease: each attempt first checks that the claim still holds.
+     *
+     * @throws LeaseLostException if the lease expired or was taken over; nothing was written
+     */
+    public Optional<StoredSession> updateWithLease(LeaseClaim claim, UnaryOperator<ChatSession> updater) {
+        return update(claim.sessionId(), claim, updater);
+    }
+
+    private Optional<StoredSession> update(String sessionId, @Nullable LeaseClaim claim, UnaryOperator<ChatSession> updater) {
+        for (int attempt = 0; ; attempt++) {
+            Optional<StoredSession> current = repository.read(sessionId);
+            if (current.isEmpty()) {
+                return Optional.empty();
+            }
+            ChatSession before = current.get().session();
+            if (claim != null && !isHeld(before, claim)) {
+                throw new LeaseLostException(sessionId, claim.fencingToken(), before.lease());
+            }
+            ChatSession after = updater.apply(before);
+            if (after == before) {
+                return current;
+            }
+            if (!after.id().equals(sessionId)) {
+                throw new InvalidInputException("an updater must not change the session id");
+            }
+            ChatSession touched = after.toBuilder().updatedAt(later(clock.instant(), before.updatedAt())).build();
+            try {
+                return repository.update(touched, current.get().revision());
+            } catch (RevisionConflictException e) {
+                if (attempt >= MAX_RETRIES) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    /**
+     * Deletes the session at the revision it has now. Never retried: a conflict surfaces.
+     *
+     * @return whether it existed
+     */
+    public boolean delete(String sessionId) {
+        Optional<StoredSession> current = repository.read(sessionId);
+        return current.isPresent() && repository.delete(sessionId, current.get().revision());
+    }
+
+    // ---- queued prompts ----
+
+    /**
+     * Queues a prompt for the session's next turn.
+     *
+     * @return its 1-based position in the queue
+     * @throws NotFoundException if there is no session
+     * @throws InvalidInputException if the prompt is blank
+     */
+    public int enqueuePrompt(String sessionId, String prompt) {
+        if (prompt == null || prompt.isBlank()) {
+            throw new InvalidInputException("a queued prompt must not be empty");
+        }
+        Instant now = clock.instant();
+        QueuedPrompt q = new QueuedPrompt("queued-prompt-" + ids.newId(), prompt.strip(), null, null, null, now, now);
+        AtomicReference<Integer> position = new AtomicReference<>();
+        update(sessionId, s -> {
+            List<QueuedPrompt> queue = new ArrayList<>(s.queuedPrompts());
+            queue.add(q);
+            position.set(queue.size());
+            return s.toBuilder().queuedPrompts(queue).build();
+        }).orElseThrow(() -> new NotFoundException("no session " + sessionId));
+        return position.get();
+    }
+
+    /** @throws NotFoundException if there is no session or no queued prompt with that id */
+    public void updateQueuedPrompt(String sessionId, String promptId, String prompt) {
+        update(sessionId, s -> {
+            List<QueuedPrompt> queue = new ArrayList<>();
+            boolean found = false;
+            for (QueuedPrompt q : s.queuedPrompts()) {
+                if (q.id().equals(promptId)) {
+                    queue.add(new QueuedPrompt(q.id(), prompt.strip(), q.agentProfileId(), q.agentSnapshot(),
+                            q.systemContext(), q.createdAt(), clock.instant()));
+                    found = true;
+                } else {
+                    queue.add(q);
+                }
+            }
+            if (!found) {
+                throw new NotFoundException("no queued prompt " + promptId + " in session " + sessionId);
+            }
+            return s.toBuilder().queuedPrompts(queue).build();
+        }).orElseThrow(() -> new NotFoundException("no session " + sessionId));
+    }
+
+    /** Removes a queued prompt; nothing happens if it is not queued. */
+    public void deleteQueuedPrompt(String sessionId, String promptId) {
+        update(sessionId, s -> {
+            List<QueuedPrompt> queue = new ArrayList<>(s.queuedPrompts());
+            return queue.removeIf(q -> q.id().equals(promptId)) ? s.toBuilder().queuedPrompts(queue).build() : s;
+        });
+    }
+
+    /** Takes the oldest queued prompt off the queue (FIFO), or empty when the queue is empty. */
+    public Optional<QueuedPrompt> dequeuePrompt(String sessionId) {
+        AtomicReference<QueuedPrompt> taken = new AtomicReference<>();
+        update(sessionId, s -> {
+            taken.set(null);
+            if (s.queuedPrompts().isEmpty()) {
+                return s;
+            }
+            List<QueuedPrompt> queue = new ArrayList<>(s.queuedPrompts());
+            taken.set(queue.remove(0));
+            return s.toBuilder().queuedPrompts(queue).build();
+        });
+        return Optional.ofNullable(taken.get());
+    }
+
+    // ---- leases ----
+
+    /** Whether the lease is fresh at {@code now}: refreshed within {@link #STALE_AFTER}. */
+    public static boolean isFresh(Lease lease, Instant now) {
+        return now.isBefore(lease.lastSeenAt().plus(STALE_AFTER));
+    }
+
+    /** Whether the claim holds the session's lease now: fresh, same owner, same fencing token. */
+    public boolean isHeld(ChatSession session, LeaseClaim claim) {
+        Lease lease = session.lease();
+        return lease != null && isFresh(lease, clock.instant()) && sameOwner(lease, claim.owner())
+                && lease.fencingToken() == claim.fencingToken();
+    }
+
+    /**
+     * Acquires the session's lease. A fresh lease of the same owner is kept (with its token); an expired lease, or
+     * none, gives a new token one above every token issued before.
+     *
+     * @throws LeaseLostException if another owner holds a fresh lease (the exception carries it)
+     * @throws NotFoundException if there is no session
+     */
+    public LeaseClaim acquireLease(String sessionId, LeaseOwner owner) {
+        AtomicReference<Long> token = new AtomicReference<>();
+        update(sessionId, s -> {
+            Instant now = clock.instant();
+            Lease lease = s.lease();
+            if (lease != null && isFresh(lease, now)) {
+                if (!sameOwner(lease, owner)) {
+                    throw new LeaseLostException(sessionId, -1, lease);
+                }
+                token.set(lease.fencingToken());
+                return s.toBuilder().lease(new Lease(owner.kind(), owner.hostId(), owner.ownerId(), lease.fencingToken(),
+                        lease.acquiredAt(), now, owner.clientLabel())).build();
+            }
+            long epoch = Math.max(s.leaseEpoch() == null ? 0 : s.leaseEpoch(), lease == null ? 0 : lease.fencingToken());
+            long next = epoch + 1;
+            token.set(next);
+            return s.toBuilder().leaseEpoch(next)
+                    .lease(new Lease(owner.kind(), owner.hostId(), owner.ownerId(), next, now, now, owner.clientLabel()))
+                    .build();
+        }).orElseThrow(() -> new NotFoundException("no session " + sessionId));
+        return new LeaseClaim(sessionId, owner, token.get());
+    }
+
+    /**
+     * Refreshes a held lease (keeps its token and acquisition time).
+     *
+     * @throws LeaseLostException if the claim no longer holds it — an expired lease cannot be refreshed
+     */
+    public void refreshLease(LeaseClaim claim) {
+        updateWithLease(claim, s -> {
+            Lease l = s.lease();
+            return s.toBuilder().lease(new Lease(l.ownerKind(), l.hostId(), l.ownerId(), l.fencingToken(),
+                    l.acquiredAt(), clock.instant(), l.clientLabel())).build();
+        });
+    }
+
+    /** Releases the lease if the claim holds it; keeps {@code leaseEpoch}. A foreign owner's lease is left alone. */
+    public void releaseLease(LeaseClaim claim) {
+        update(claim.sessionId(), s -> {
+            Lease l = s.lease();
+            if (l == null || !sameOwner(l, claim.owner()) || l.fencingToken() != claim.fencingToken()) {
+                return s;
+            }
+            return s.toBuilder().lease(null).build();
+        });
+    }
+
+    private static boolean sameOwner(Lease lease, LeaseOwner owner) {
+        return lease.ownerId().equals(owner.ownerId()) && Objects.equals(lease.hostId(), owner.hostId());
+    }
+}

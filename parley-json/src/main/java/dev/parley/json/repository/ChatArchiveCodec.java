@@ -1,0 +1,91 @@
+package dev.parley.json.repository;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.repository.ArchiveRecord;
+import dev.parley.core.repository.ChatArchiveManifest;
+import dev.parley.core.repository.StorageCorruptionException;
+import dev.parley.json.Json;
+import dev.parley.json.StrictObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The archive manifest as JSON (Heddle's {@code ChatArchivePersistenceCodec}):
+ * {@code {"version":1,"sessionId":…,"currentSummaryPath":…,"archives":[…]}}, parsed strictly. The pure operations
+ * ({@code emptyManifest}, {@code appendArchive}) are {@link ChatArchiveManifest#empty} and
+ * {@link ChatArchiveManifest#withArchive}.
+ */
+public final class ChatArchiveCodec {
+    private ChatArchiveCodec() {}
+
+    /** The manifest as JSON. */
+    public static ObjectNode encodeManifest(ChatArchiveManifest m) {
+        ObjectNode o = Json.object();
+        o.put("version", ChatArchiveManifest.VERSION);
+        o.put("sessionId", m.sessionId());
+        if (m.currentSummaryPath() != null) {
+            o.put("currentSummaryPath", m.currentSummaryPath());
+        }
+        ArrayNode archives = o.putArray("archives");
+        m.archives().forEach(a -> archives.add(ChatSessionCodec.encodeArchive(a)));
+        return o;
+    }
+
+    /** The manifest as pretty JSON text with a trailing newline. */
+    public static String serializeManifest(ChatArchiveManifest m) {
+        try {
+            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(encodeManifest(m)) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Parses a manifest strictly.
+     *
+     * @param expectedSessionId the session the manifest must belong to
+     * @throws StorageCorruptionException naming {@code location} if it is not a valid manifest of that session
+     */
+    public static ChatArchiveManifest parseManifest(JsonNode node, String expectedSessionId, String location) {
+        try {
+            StrictObject o = StrictObject.of(node, location)
+                    .allowOnly(Set.of("version", "sessionId", "currentSummaryPath", "archives"));
+            if (o.longValue("version") != ChatArchiveManifest.VERSION) {
+                throw o.fail("unsupported manifest version " + o.required("version"));
+            }
+            String sessionId = o.string("sessionId");
+            if (!sessionId.equals(expectedSessionId)) {
+                throw o.fail("the manifest belongs to session " + sessionId + ", not " + expectedSessionId);
+            }
+            JsonNode array = o.required("archives");
+            if (!array.isArray()) {
+                throw o.fail("archives is not a list");
+            }
+            List<ArchiveRecord> archives = new ArrayList<>();
+            ChatArchiveManifest check = ChatArchiveManifest.empty(sessionId);
+            for (int i = 0; i < array.size(); i++) {
+                ArchiveRecord a = ChatSessionCodec.parseArchive(StrictObject.of(array.get(i), location + " archives[" + i + "]"));
+                check = check.withArchive(a);
+                archives.add(a);
+            }
+            return new ChatArchiveManifest(sessionId, o.optionalString("currentSummaryPath"), archives);
+        } catch (CorruptRecordException | InvalidInputException e) {
+            throw new StorageCorruptionException(location, e.getMessage(), e, true);
+        }
+    }
+
+    /** Parses manifest text strictly. */
+    public static ChatArchiveManifest parseManifest(String text, String expectedSessionId, String location) {
+        try {
+            return parseManifest(Json.parse(text), expectedSessionId, location);
+        } catch (JsonProcessingException e) {
+            throw new StorageCorruptionException(location, "not valid JSON: " + e.getOriginalMessage(), e, true);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.parley.tck;
+
+import static dev.parley.tck.Check.equal;
+import static dev.parley.tck.Check.fails;
+import static dev.parley.tck.Check.that;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.repository.ArchiveAppend;
+import dev.parley.core.repository.ArchiveRecord;
+import dev.parley.core.repository.ChatArchiveManifest;
+import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The six scenarios of the archive-repository contract, with the names of Heddle's
+ * {@code ChatArchiveRepositoryConformance} (seed-systems.md §2.2).
+ */
+public final class ArchiveRepositoryScenarios {
+    private ArchiveRepositoryScenarios() {}
+
+    /** The scenarios, in order. */
+    public static List<Scenario<ArchiveRepositoryHarness>> all() {
+        return List.of(
+                new Scenario<>("AR-1", "append preserves manifest order and readable summaries",
+                        "archives keep append order, not timestamp order; the newest summary is current and readable",
+                        ArchiveRepositoryScenarios::order),
+                new Scenario<>("AR-2", "concurrent appends commit complete non-conflicting archives",
+                        "two instances appending at once both commit, completely",
+                        ArchiveRepositoryScenarios::concurrent),
+                new Scenario<>("AR-3", "duplicate archive ids reject without changing committed state",
+                        "an archive id that exists is rejected and the manifest and summaries stay as they were",
+                        ArchiveRepositoryScenarios::duplicate),
+                new Scenario<>("AR-4", "scope-bound repositories isolate identical archive addresses",
+                        "the same session and archive ids in two scopes are two archives",
+                        ArchiveRepositoryScenarios::scopes),
+                new Scenario<>("AR-5", "fresh repository instances reopen complete archive state",
+                        "a new instance reads the manifest and summaries a previous one wrote",
+                        ArchiveRepositoryScenarios::freshInstances),
+                new Scenario<>("AR-6", "malformed stored manifests propagate as read failures",
+                        "a damaged manifest makes loading it fail",
+                        ArchiveRepositoryScenarios::corruption));
+    }
+
+    /** Runs every scenario and returns one verdict each. */
+    public static List<Verdict> run(ArchiveRepositoryHarness harness) {
+        return ConformanceRunner.run(all(), harness, ArchiveRepositoryHarness::cleanupScope);
+    }
+
+    static ArchiveAppend append(String session, String archiveId, int day, String summary) {
+        return new ArchiveAppend(session, ArchiveRecord.draft(archiveId, "archive " + archiveId, 2, Fixtures.day(day),
+                "gpt-5.4-mini"), List.of(ChatMessage.of("user", "old prompt " + archiveId),
+                ChatMessage.of("assistant", "old answer 😀 " + archiveId)), summary);
+    }
+
+    static void order(ArchiveRepositoryHarness h, String scope) {
+        ChatArchiveRepository repo = h.createRepository(scope);
+        equal(ChatArchiveManifest.empty("s1"), repo.loadManifest("s1"), "a session without archives");
+        ArchiveAppend.Result first = repo.append(append("s1", "a-first", 9, "summary one"));
+        ArchiveAppend.Result second = repo.append(append("s1", "a-second", 2, "summary two"));
+        ChatArchiveManifest m = repo.loadManifest("s1");
+        equal(List.of("a-first", "a-second"), m.archives().stream().map(ArchiveRecord::id).toList(),
+                "append order, not timestamp order");
+        equal(second.archive().summaryPath(), m.currentSummaryPath(), "the newest summary is current");
+        equal(m, second.manifest(), "append returns the committed manifest");
+        equal(Optional.of("summary one"), repo.readSummary(first.archive().summaryPath()), "first summary");
+        equal(Optional.of("summary two"), repo.readSummary(second.archive().summaryPath()), "second summary");
+    }
+
+    static void concurrent(ArchiveRepositoryHarness h, String scope) throws Exception {
+        ChatArchiveRepository one = h.createRepository(scope);
+        ChatArchiveRepository two = h.createRepository(scope);
+        List<Object> results = SessionRepositoryScenarios.race(() -> one.append(append("s2", "from-one", 1, "one")),
+                () -> two.append(append("s2", "from-two", 1, "two")));
+        that(results.stream().allMatch(r -> r instanceof ArchiveAppend.Result), "both appends commit: " + results);
+        ChatArchiveRepository fresh = h.createRepository(scope);
+        ChatArchiveManifest m = fresh.loadManifest("s2");
+        equal(2, m.archives().size(), "archives in the manifest");
+        equal(m.archives().get(1).summaryPath(), m.currentSummaryPath(), "the head references the final archive");
+        for (ArchiveRecord a : m.archives()) {
+            equal(Optional.of(a.id().equals("from-one") ? "one" : "two"), fresh.readSummary(a.summaryPath()),
+                    "summary of " + a.id());
+        }
+    }
+
+    static void duplicate(ArchiveRepositoryHarness h, String scope) {
+        ChatArchiveRepository repo = h.createRepository(scope);
+        ArchiveAppend.Result committed = repo.append(append("s3", "dup", 1, "the original"));
+        fails(InvalidInputException.class, "appending a duplicate archive id",
+                () -> repo.append(append("s3", "dup", 2, "the impostor")));
+        ChatArchiveRepository fresh = h.createRepository(scope);
+        equal(committed.manifest(), fresh.loadManifest("s3"), "the manifest after the rejection");
+        equal(Optional.of("the original"), fresh.readSummary(committed.archive().summaryPath()),
+                "the summary after the rejection");
+    }
+
+    static void scopes(ArchiveRepositoryHarness h, String scope) {
+        String other = scope + "-b";
+        try {
+            ArchiveAppend.Result a = h.createRepository(scope).append(append("same", "same", 1, "scope one"));
+            ArchiveAppend.Result b = h.createRepository(other).append(append("same", "same", 1, "scope two"));
+            equal(Optional.of("scope one"), h.createRepository(scope).readSummary(a.archive().summaryPath()),
+                    "scope one reads its own summary");
+            equal(Optional.of("scope two"), h.createRepository(other).readSummary(b.archive().summaryPath()),
+                    "scope two reads its own summary");
+            equal(1, h.createRepository(scope).loadManifest("same").archives().size(), "scope one's archives");
+            equal(1, h.createRepository(other).loadManifest("same").archives().size(), "scope two's archives");
+        } finally {
+            h.cleanupScope(other);
+        }
+    }
+
+    static void freshInstances(ArchiveRepositoryHarness h, String scope) {
+        ArchiveAppend.Result r = h.createRepository(scope).append(append("s5", "a1", 1, "rolling summary"));
+        ChatArchiveRepository fresh = h.createRepository(scope);
+        equal(r.manifest(), fresh.loadManifest("s5"), "the manifest from a fresh instance");
+        equal(Optional.of("rolling summary"), fresh.readSummary(fresh.loadManifest("s5").currentSummaryPath()),
+                "the current summary from a fresh instance");
+        ArchiveAppend.Result next = fresh.append(append("s5", "a2", 2, "rolling summary, continued"));
+        equal(List.of("a1", "a2"), h.createRepository(scope).loadManifest("s5").archives().stream()
+                .map(ArchiveRecord::id).toList(), "the rolling summary continues from a fresh instance");
+        equal(next.archive().summaryPath(), h.createRepository(scope).loadManifest("s5").currentSummaryPath(),
+                "the continued summary is current");
+    }
+
+    static void corruption(ArchiveRepositoryHarness h, String scope) {
+        h.createRepository(scope).append(append("s6", "a1", 1, "summary"));
+        h.corruptManifest(scope, "s6");
+        ChatArchiveRepository fresh = h.createRepository(scope);
+        fails(RuntimeException.class, "loading a damaged manifest", () -> {
+            ChatArchiveManifest m = fresh.loadManifest("s6");
+            throw new AssertionError("the load returned " + m + " instead of failing");
+        });
+    }
+}
