@@ -283,6 +283,21 @@ public final class SqliteMessageLog implements MessageLog, SessionCatalog {
         return Optional.of(this);
     }
 
+    @Override
+    public Optional<dev.parley.core.repository.Repositories> repositories() {
+        return Optional.of(new SqliteRepositories(this));
+    }
+
+    /** The connection, for the repositories that share it (always used under this instance's monitor). */
+    Connection connection() {
+        return connection;
+    }
+
+    /** Where this store is, for error messages. */
+    String where() {
+        return where;
+    }
+
     // ---- catalog ----
 
     @Override
@@ -478,11 +493,13 @@ public final class SqliteMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    private interface SqlWork<T> {
+    /** Work on the connection. */
+    interface SqlWork<T> {
         T run() throws SQLException;
     }
 
-    private <T> T read(String doing, SqlWork<T> work) {
+    /** Runs a read on this store's connection, serialized with every other operation. */
+    synchronized <T> T read(String doing, SqlWork<T> work) {
         checkOpen();
         try {
             return work.run();
@@ -491,7 +508,8 @@ public final class SqliteMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    private <T> T inTransaction(String doing, SqlWork<T> work) {
+    /** Runs work in one {@code BEGIN IMMEDIATE} transaction on this store's connection. */
+    synchronized <T> T inTransaction(String doing, SqlWork<T> work) {
         checkOpen();
         try {
             connection.setAutoCommit(false);

@@ -98,6 +98,14 @@ public interface MessageLog extends AutoCloseable {
      */
     Optional<SessionCatalog> catalog();
 
+    /**
+     * The revisioned session and archive repositories of this store, if it has them (SQLite, the file stores,
+     * PostgreSQL). Capabilities are queried, not discovered by exceptions.
+     */
+    default Optional<dev.parley.core.repository.Repositories> repositories() {
+        return Optional.empty();
+    }
+
     /** Releases the store's resources (connections, file locks). Idempotent. */
     @Override
     void close();
