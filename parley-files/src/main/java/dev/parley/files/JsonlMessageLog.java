@@ -110,6 +110,18 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         return dir;
     }
 
+    /** The directory of the revisioned session records and archives ({@link FileRepositories}). */
+    public static final String RECORDS = "records";
+
+    /**
+     * The revisioned session and archive repositories of this store: the JSON file store of {@link FileRepositories}
+     * in {@code DIR/records/}. The message log's files and the records are independent; the directory holds both.
+     */
+    @Override
+    public Optional<dev.parley.core.repository.Repositories> repositories() {
+        return Optional.of(new FileRepositories(dir.resolve(RECORDS)));
+    }
+
     /** The file of a session (which may not exist). */
     public Path fileOf(SessionId session) {
         return dir.resolve(session.value() + SUFFIX);

@@ -1,0 +1,396 @@
+package dev.parley.files;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.repository.ArchiveAppend;
+import dev.parley.core.repository.ArchiveRecord;
+import dev.parley.core.repository.CatalogEntry;
+import dev.parley.core.repository.CatalogOrder;
+import dev.parley.core.repository.CatalogPage;
+import dev.parley.core.repository.CatalogQuery;
+import dev.parley.core.repository.ChatArchiveManifest;
+import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.repository.Repositories;
+import dev.parley.core.repository.RevisionConflictException;
+import dev.parley.core.repository.SessionAlreadyExistsException;
+import dev.parley.core.repository.StorageCorruptionException;
+import dev.parley.core.repository.StoredSession;
+import dev.parley.json.Json;
+import dev.parley.json.StrictObject;
+import dev.parley.json.repository.CatalogCursorCodec;
+import dev.parley.json.repository.ChatArchiveCodec;
+import dev.parley.json.repository.ChatSessionCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The local JSON file store of session records and archives (Heddle's file adapter, made durable), one directory per
+ * scope under {@code ROOT/<scope>/}:
+ * <pre>
+ * chat-sessions.catalog.json               {"version":1,"sessions":[catalog entries, in catalog order]}
+ * chat-sessions.catalog.json.lock          the cross-process writer lock
+ * chat-sessions/&lt;id&gt;.&lt;revision&gt;.json         immutable, self-contained record bodies
+ * chat-sessions/&lt;id&gt;/archives/manifest.json    the archive manifest (and manifest.json.lock)
+ * chat-sessions/&lt;id&gt;/archives/&lt;archive&gt;.jsonl    archived messages, {"index":i, …message} per line
+ * chat-sessions/&lt;id&gt;/archives/&lt;archive&gt;.summary.md  the summary (a trailing newline added)
+ * </pre>
+ * Ids become file names through {@link PathSegments}. A write takes the in-process and the file lock, re-reads the
+ * catalog, checks the expected revision, writes the new body, then replaces the catalog — every file written to a
+ * temporary file, fsynced, renamed, and its directory fsynced (Heddle's adapter fsyncs nothing). Readers take no lock:
+ * the catalog is replaced atomically and bodies never change. A catalog that names a missing body is corruption.
+ * Archives write content first and the manifest last, the same way. A legacy {@code <id>.json} body is read, leniently,
+ * as revision 1.
+ *
+ * <p>Thread-safe; several processes may share the directory.
+ */
+public final class FileRepositories implements Repositories {
+    static final String CATALOG = "chat-sessions.catalog.json";
+    static final String BODIES = "chat-sessions";
+    static final String LOCATOR_PREFIX = ".parley/chat-sessions/";
+
+    private final Path root;
+
+    /** Repositories under {@code root} (created as needed). */
+    public FileRepositories(Path root) {
+        this.root = Objects.requireNonNull(root, "root").toAbsolutePath().normalize();
+    }
+
+    /** The directory of a scope. */
+    public Path scopeDirectory(String scope) {
+        return root.resolve(PathSegments.encode(scope));
+    }
+
+    @Override
+    public ChatSessionRepository sessions(String scope) {
+        return new Sessions(scopeDirectory(Objects.requireNonNull(scope, "scope")));
+    }
+
+    @Override
+    public ChatArchiveRepository archives(String scope) {
+        return new Archives(scopeDirectory(Objects.requireNonNull(scope, "scope")));
+    }
+
+    @Override
+    public void dropScope(String scope) {
+        Path dir = scopeDirectory(scope);
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UnavailableException("cannot remove " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The body file of a session at a revision. */
+    static Path body(Path scopeDir, String id, long revision) {
+        return scopeDir.resolve(BODIES).resolve(PathSegments.encode(id) + "." + revision + ".json");
+    }
+
+    /** The archive directory of a session. */
+    static Path archiveDir(Path scopeDir, String sessionId) {
+        return scopeDir.resolve(BODIES).resolve(PathSegments.encode(sessionId)).resolve("archives");
+    }
+
+    interface Work<T> {
+        T run() throws IOException;
+    }
+
+    /** Runs {@code work} holding the exclusive in-process and file lock of {@code lockFile}. */
+    static <T> T locked(Path lockFile, Work<T> work) {
+        try {
+            Files.createDirectories(lockFile.getParent());
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                return FileLocks.with(lockFile, channel, false, work::run);
+            }
+        } catch (IOException e) {
+            throw new UnavailableException("cannot write under " + lockFile.getParent() + ": " + e.getMessage(), e);
+        }
+    }
+
+    static byte[] pretty(JsonNode node) {
+        try {
+            return (Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n")
+                    .getBytes(StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode parseFile(Path file, boolean archive) throws IOException {
+        try {
+            return Json.parse(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (JsonProcessingException e) {
+            throw new StorageCorruptionException(file.toString(), "not valid JSON: " + e.getOriginalMessage(), e, archive);
+        }
+    }
+
+    private static final class Sessions implements ChatSessionRepository {
+        private final Path dir;
+        private final Path catalogFile;
+
+        Sessions(Path dir) {
+            this.dir = dir;
+            this.catalogFile = dir.resolve(CATALOG);
+        }
+
+        /** The catalog, or an empty one when the file does not exist. */
+        private List<CatalogEntry> readCatalog() throws IOException {
+            JsonNode root;
+            try {
+                root = parseFile(catalogFile, false);
+            } catch (NoSuchFileException e) {
+                return new ArrayList<>();
+            }
+            String where = catalogFile.toString();
+            StrictObject o = StrictObject.of(root, where).allowOnly(Set.of("version", "sessions"));
+            if (o.longValue("version") != 1) {
+                throw new StorageCorruptionException(where, "unsupported catalog version " + o.required("version"), null, false);
+            }
+            JsonNode sessions = o.required("sessions");
+            if (!sessions.isArray()) {
+                throw new StorageCorruptionException(where, "sessions is not a list", null, false);
+            }
+            List<CatalogEntry> out = new ArrayList<>();
+            for (int i = 0; i < sessions.size(); i++) {
+                out.add(ChatSessionCodec.parseCatalogEntry(sessions.get(i), where + " sessions[" + i + "]"));
+            }
+            return out;
+        }
+
+        private void writeCatalog(List<CatalogEntry> entries) throws IOException {
+            List<CatalogEntry> sorted = new ArrayList<>(entries);
+            sorted.sort(CatalogOrder.ENTRIES);
+            ObjectNode root = Json.object();
+            root.put("version", 1);
+            ArrayNode sessions = root.putArray("sessions");
+            sorted.forEach(e -> sessions.add(ChatSessionCodec.encodeCatalogEntry(e)));
+            AtomicFiles.write(catalogFile, pretty(root));
+        }
+
+        private static @Nullable CatalogEntry find(List<CatalogEntry> catalog, String id) {
+            for (CatalogEntry e : catalog) {
+                if (e.id().equals(id)) {
+                    return e;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public CatalogPage list(CatalogQuery query) {
+            CatalogOrder.Position after = CatalogCursorCodec.decode(query.cursor());
+            List<CatalogEntry> all;
+            try {
+                all = readCatalog();
+            } catch (IOException e) {
+                throw new UnavailableException("cannot read " + catalogFile + ": " + e.getMessage(), e);
+            }
+            all.sort(CatalogOrder.ENTRIES);
+            List<CatalogEntry> page = new ArrayList<>();
+            boolean more = false;
+            for (CatalogEntry e : all) {
+                if (!query.matches(e) || after != null && !after.isBefore(e)) {
+                    continue;
+                }
+                if (page.size() == query.limit()) {
+                    more = true;
+                    break;
+                }
+                page.add(e);
+            }
+            return new CatalogPage(page, more ? CatalogCursorCodec.encode(CatalogOrder.Position.of(page.get(page.size() - 1))) : null);
+        }
+
+        @Override
+        public Optional<StoredSession> read(String sessionId) {
+            try {
+                CatalogEntry entry = find(readCatalog(), sessionId);
+                if (entry == null) {
+                    return Optional.empty();
+                }
+                return Optional.of(new StoredSession(readBody(sessionId, entry.revision()), entry.revision()));
+            } catch (IOException e) {
+                throw new UnavailableException("cannot read session " + sessionId + " in " + dir + ": " + e.getMessage(), e);
+            }
+        }
+
+        private ChatSession readBody(String id, long revision) throws IOException {
+            Path file = body(dir, id, revision);
+            try {
+                ChatSession s = ChatSessionCodec.parseStrict(parseFile(file, false), file.toString());
+                if (!s.id().equals(id)) {
+                    throw new StorageCorruptionException(file.toString(), "the body holds session " + s.id(), null, false);
+                }
+                return s;
+            } catch (NoSuchFileException e) {
+                Path legacy = dir.resolve(BODIES).resolve(PathSegments.encode(id) + ".json");
+                if (revision == 1 && Files.exists(legacy)) {
+                    return ChatSessionCodec.parseTolerant(parseFile(legacy, false), legacy.toString());
+                }
+                throw new StorageCorruptionException(file.toString(), "the catalog references a session body that is missing",
+                        e, false);
+            }
+        }
+
+        private Path lock() {
+            return dir.resolve(CATALOG + ".lock");
+        }
+
+        @Override
+        public StoredSession create(ChatSession session) {
+            return locked(lock(), () -> {
+                List<CatalogEntry> catalog = readCatalog();
+                if (find(catalog, session.id()) != null) {
+                    throw new SessionAlreadyExistsException(session.id());
+                }
+                AtomicFiles.write(body(dir, session.id(), 1), pretty(ChatSessionCodec.encode(session)));
+                catalog.add(CatalogEntry.of(session, 1));
+                writeCatalog(catalog);
+                return new StoredSession(session, 1);
+            });
+        }
+
+        @Override
+        public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
+            return locked(lock(), () -> {
+                List<CatalogEntry> catalog = readCatalog();
+                CatalogEntry current = find(catalog, session.id());
+                if (current == null) {
+                    return Optional.<StoredSession>empty();
+                }
+                if (current.revision() != expectedRevision) {
+                    throw new RevisionConflictException(session.id(), expectedRevision, current.revision());
+                }
+                long next = expectedRevision + 1;
+                // A crashed writer may have left a body of this revision that no catalog references: replace it.
+                AtomicFiles.write(body(dir, session.id(), next), pretty(ChatSessionCodec.encode(session)));
+                catalog.remove(current);
+                catalog.add(CatalogEntry.of(session, next));
+                writeCatalog(catalog);
+                return Optional.of(new StoredSession(session, next));
+            });
+        }
+
+        @Override
+        public boolean delete(String sessionId, long expectedRevision) {
+            return locked(lock(), () -> {
+                List<CatalogEntry> catalog = readCatalog();
+                CatalogEntry current = find(catalog, sessionId);
+                if (current == null) {
+                    return false;
+                }
+                if (current.revision() != expectedRevision) {
+                    throw new RevisionConflictException(sessionId, expectedRevision, current.revision());
+                }
+                catalog.remove(current);
+                writeCatalog(catalog);
+                // The catalog no longer references the bodies: removing them now is safe (and only tidies up).
+                for (long r = 1; r <= current.revision(); r++) {
+                    Files.deleteIfExists(body(dir, sessionId, r));
+                }
+                return true;
+            });
+        }
+    }
+
+    private static final class Archives implements ChatArchiveRepository {
+        private final Path dir;
+
+        Archives(Path dir) {
+            this.dir = dir;
+        }
+
+        @Override
+        public ChatArchiveManifest loadManifest(String sessionId) {
+            try {
+                return manifest(sessionId);
+            } catch (IOException e) {
+                throw new UnavailableException("cannot read the archive manifest of " + sessionId + ": " + e.getMessage(), e);
+            }
+        }
+
+        private ChatArchiveManifest manifest(String sessionId) throws IOException {
+            Path file = archiveDir(dir, sessionId).resolve("manifest.json");
+            try {
+                return ChatArchiveCodec.parseManifest(parseFile(file, true), sessionId, file.toString());
+            } catch (NoSuchFileException e) {
+                return ChatArchiveManifest.empty(sessionId);
+            }
+        }
+
+        @Override
+        public Optional<String> readSummary(String summaryLocator) {
+            if (!summaryLocator.startsWith(LOCATOR_PREFIX)) {
+                return Optional.empty();
+            }
+            Path file = dir.resolve(BODIES).resolve(summaryLocator.substring(LOCATOR_PREFIX.length())).normalize();
+            if (!file.startsWith(dir.resolve(BODIES))) {
+                throw new StorageCorruptionException(summaryLocator, "the locator escapes the store", null, true);
+            }
+            try {
+                String text = Files.readString(file, StandardCharsets.UTF_8);
+                return Optional.of(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+            } catch (NoSuchFileException e) {
+                return Optional.empty();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public ArchiveAppend.Result append(ArchiveAppend request) {
+            Path archives = archiveDir(dir, request.sessionId());
+            return locked(archives.resolve("manifest.json.lock"), () -> {
+                ChatArchiveManifest current = manifest(request.sessionId());
+                String session = PathSegments.encode(request.sessionId());
+                String name = PathSegments.encode(request.archive().id());
+                String base = LOCATOR_PREFIX + session + "/archives/" + name;
+                ArchiveRecord archive = request.archive().withLocators(base + ".jsonl", base + ".summary.md");
+                ChatArchiveManifest next = current.withArchive(archive);
+                // Content first (replacing what a failed append may have left), the manifest last.
+                AtomicFiles.write(archives.resolve(name + ".jsonl"),
+                        messagesJsonl(request).getBytes(StandardCharsets.UTF_8));
+                AtomicFiles.write(archives.resolve(name + ".summary.md"),
+                        (request.summary() + "\n").getBytes(StandardCharsets.UTF_8));
+                AtomicFiles.write(archives.resolve("manifest.json"),
+                        ChatArchiveCodec.serializeManifest(next).getBytes(StandardCharsets.UTF_8));
+                return new ArchiveAppend.Result(archive, next);
+            });
+        }
+
+        private static String messagesJsonl(ArchiveAppend request) {
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < request.messages().size(); i++) {
+                ObjectNode line = Json.object();
+                line.put("index", i);
+                line.setAll(ChatSessionCodec.encodeMessageNode(request.messages().get(i)));
+                out.append(Json.write(line)).append('\n');
+            }
+            return out.toString();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.parley.files;
+
+import dev.parley.core.UnavailableException;
+import dev.parley.core.repository.Repositories;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Damage injection for the conformance kit's corruption scenarios, against a {@link FileRepositories} directory. Test
+ * support only: it deliberately replaces records with text that cannot be decoded.
+ */
+public final class FilesConformanceSupport {
+    private FilesConformanceSupport() {}
+
+    /** Replaces the body of a session's current revision with a truncated JSON document. */
+    public static void corruptSessionRecord(FileRepositories repositories, String scope, String sessionId) {
+        long revision = repositories.sessions(scope).read(sessionId)
+                .orElseThrow(() -> new IllegalStateException("nothing to damage: " + sessionId)).revision();
+        damage(FileRepositories.body(repositories.scopeDirectory(scope), sessionId, revision), "{\"id\":");
+    }
+
+    /** Replaces a session's archive manifest with a truncated JSON document. */
+    public static void corruptManifest(FileRepositories repositories, String scope, String sessionId) {
+        damage(FileRepositories.archiveDir(repositories.scopeDirectory(scope), sessionId).resolve("manifest.json"),
+                "{\"version\":1,");
+    }
+
+    /** The file repositories behind a store's {@link Repositories}, when they are file repositories. */
+    public static FileRepositories of(Repositories repositories) {
+        if (repositories instanceof FileRepositories files) {
+            return files;
+        }
+        throw new IllegalArgumentException("not a file store: " + repositories.getClass().getName());
+    }
+
+    private static void damage(Path file, String text) {
+        if (!Files.exists(file)) {
+            throw new IllegalStateException("nothing to damage: " + file);
+        }
+        try {
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UnavailableException("cannot damage " + file + ": " + e.getMessage(), e);
+        }
+    }
+}
