@@ -25,13 +25,14 @@ import picocli.CommandLine.ScopeType;
  * without it the embedded default store is used ({@code sqlite:$PARLEY_HOME/parley.db}).
  *
  * <p>Exit codes: 0 success; 1 an unexpected internal error; 2 invalid input or usage; otherwise the
- * {@link ErrorCode#exitCode()} of the error (3 not found, 4 already exists, 6 corrupt record, 7 unavailable…).
+ * {@link ErrorCode#exitCode()} of the error (3 not found, 4 already exists, 6 corrupt record, 7 unavailable…);
+ * 10 a conformance scenario failed.
  */
 @Command(name = "parley", mixinStandardHelpOptions = true, versionProvider = ParleyCommand.Version.class,
         description = "Durable, pluggable conversation sessions for LLM agents.",
         subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class, ChatCommand.class,
                 DemoCommand.class,
-                ExportCommand.class, DeleteCommand.class, CommandLine.HelpCommand.class})
+                ExportCommand.class, DeleteCommand.class, ConformanceCommand.class, CommandLine.HelpCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "URI",

@@ -2,11 +2,19 @@ package dev.parley.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.UnsupportedException;
 import dev.parley.core.log.SessionInfo;
+import dev.parley.core.repository.CatalogEntry;
+import dev.parley.core.repository.CatalogPage;
+import dev.parley.core.repository.CatalogQuery;
+import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.json.repository.ChatSessionCodec;
 import dev.parley.core.log.SessionPage;
 import dev.parley.json.Instants;
 import dev.parley.json.Json;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,8 +22,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code parley sessions}: the catalog, newest activity first, a page at a time. */
-@Command(name = "sessions", mixinStandardHelpOptions = true, description = "List sessions, newest activity first.")
+/**
+ * {@code parley sessions}: a catalog, a page at a time. By default the message log's sessions, newest activity first;
+ * with {@code --records} (implied by {@code --workspace}, {@code --[no-]archived} and {@code --pinned}) the session
+ * records of one scope through {@link ChatSessionRepository#list}, in catalog order (pinned first, then updated-at
+ * descending, then id by UTF-8 bytes).
+ */
+@Command(name = "sessions", mixinStandardHelpOptions = true, sortOptions = false, description = {
+        "List sessions a page at a time.",
+        "Without --records: the message log's sessions (imported transcripts, agent conversations), newest activity "
+                + "first.",
+        "With --records (implied by --workspace, --[no-]archived, --pinned): the revisioned session records of a "
+                + "scope, pinned first, then most recently updated."})
 final class SessionsCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
@@ -32,9 +50,30 @@ final class SessionsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print {\"sessions\": [...], \"nextCursor\": C or null}.")
     boolean json;
 
+    @Option(names = "--records", description = "List the session records (the repository catalog) instead of the "
+            + "message log's sessions.")
+    boolean records;
+
+    @Option(names = "--scope", paramLabel = "SCOPE", defaultValue = "default",
+            description = "With --records: the scope (tenant) to list (default: ${DEFAULT-VALUE}).")
+    String scope;
+
+    @Option(names = "--workspace", paramLabel = "W", description = "Only records of workspace W (implies --records).")
+    String workspace;
+
+    @Option(names = "--archived", negatable = true,
+            description = "Only archived records; --no-archived: only unarchived ones (implies --records).")
+    Boolean archived;
+
+    @Option(names = "--pinned", description = "Only pinned records (implies --records).")
+    boolean pinned;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (records || workspace != null || archived != null || pinned) {
+            return listRecords(out);
+        }
         SessionPage page = root.catalog().list(cursor, limit);
         if (json) {
             ObjectNode o = Json.object();
@@ -62,6 +101,73 @@ final class SessionsCommand implements Callable<Integer> {
         if (page.nextCursor() != null) {
             String store = root.store == null || root.store.equals("__DEFAULT__") ? "" : " --store " + root.store;
             out.println("more: parley" + store + " sessions --limit " + limit + " --cursor " + page.nextCursor());
+        }
+        return 0;
+    }
+
+    private int listRecords(PrintWriter out) {
+        if (limit > CatalogQuery.MAX_LIMIT) {
+            throw new InvalidInputException("--limit must be from 1 to " + CatalogQuery.MAX_LIMIT + " with --records, got "
+                    + limit);
+        }
+        ChatSessionRepository sessions = root.existingLog().repositories().orElseThrow(() ->
+                new UnsupportedException("the store " + root.storeUri() + " keeps no session records")).sessions(scope);
+        CatalogPage page = sessions.list(new CatalogQuery(cursor, limit, workspace, archived));
+        List<CatalogEntry> items = page.items();
+        String next = page.nextCursor();
+        if (pinned) {
+            // Pinned records come first in catalog order: the first unpinned one ends the listing.
+            int firstUnpinned = 0;
+            while (firstUnpinned < items.size() && items.get(firstUnpinned).pinned()) {
+                firstUnpinned++;
+            }
+            if (firstUnpinned < items.size()) {
+                items = items.subList(0, firstUnpinned);
+                next = null;
+            }
+        }
+        if (json) {
+            ObjectNode o = Json.object();
+            ArrayNode array = o.putArray("sessions");
+            items.forEach(e -> array.add(ChatSessionCodec.encodeCatalogEntry(e)));
+            if (next == null) {
+                o.putNull("nextCursor");
+            } else {
+                o.put("nextCursor", next);
+            }
+            out.println(Json.write(o));
+            return 0;
+        }
+        if (items.isEmpty()) {
+            out.println(cursor == null ? "no session records in scope " + Terminal.safe(scope) + " of " + root.storeUri()
+                    + (workspace != null || archived != null || pinned ? " match the filters" : "")
+                    : "no more session records");
+            return 0;
+        }
+        out.printf("%-36s  %4s  %-19s  %-6s  %-8s  %-16s  %s%n", "SESSION", "REV", "UPDATED (UTC)", "PINNED", "ARCHIVED",
+                "WORKSPACE", "NAME");
+        for (CatalogEntry e : items) {
+            out.printf("%-36s  %4d  %-19s  %-6s  %-8s  %-16s  %s%n", Terminal.safe(e.id()), e.revision(),
+                    Instants.format(e.updatedAt()).substring(0, 19).replace('T', ' '), e.pinned() ? "yes" : "",
+                    e.archived() ? "yes" : "", e.workspaceId() == null ? "" : Terminal.safe(e.workspaceId()),
+                    Terminal.safe(e.name()));
+        }
+        if (next != null) {
+            StringBuilder again = new StringBuilder("more: parley");
+            if (root.store != null && !root.store.equals("__DEFAULT__")) {
+                again.append(" --store ").append(root.store);
+            }
+            again.append(" sessions --records --scope ").append(scope).append(" --limit ").append(limit);
+            if (workspace != null) {
+                again.append(" --workspace ").append(workspace);
+            }
+            if (archived != null) {
+                again.append(archived ? " --archived" : " --no-archived");
+            }
+            if (pinned) {
+                again.append(" --pinned");
+            }
+            out.println(Terminal.safe(again.append(" --cursor ").append(next).toString()));
         }
         return 0;
     }

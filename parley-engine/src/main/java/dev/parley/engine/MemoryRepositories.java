@@ -36,7 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * read). One instance is one "database" holding any number of scopes; {@link #sessions} and {@link #archives} give
  * repositories bound to one scope. Thread-safe: each scope's operations are serialized.
  */
-public final class MemoryRepositories {
+public final class MemoryRepositories implements dev.parley.core.repository.Repositories {
     private final Map<String, Scope> scopes = new ConcurrentHashMap<>();
 
     private static final class Scope {
@@ -52,16 +52,19 @@ public final class MemoryRepositories {
     }
 
     /** The session repository of a scope. */
+    @Override
     public ChatSessionRepository sessions(String scope) {
         return new Sessions(scope, scope(scope));
     }
 
     /** The archive repository of a scope. */
+    @Override
     public ChatArchiveRepository archives(String scope) {
         return new Archives(scope, scope(scope));
     }
 
     /** Removes everything stored in a scope. */
+    @Override
     public void dropScope(String scope) {
         scopes.remove(scope);
     }

@@ -8,12 +8,9 @@ import dev.parley.tck.MessageLogConformance;
 import dev.parley.tck.MessageLogHarness;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,23 +42,7 @@ class JsonlMessageLogConformanceTest extends MessageLogConformance {
 
             @Override
             public void corruptEntry(String scope, SessionId session, EntryId entry) {
-                Path file = root.resolve(scope).resolve(session.value() + ".jsonl");
-                try {
-                    List<String> lines = new ArrayList<>(Files.readAllLines(file, StandardCharsets.UTF_8));
-                    boolean hit = false;
-                    for (int i = 0; i < lines.size(); i++) {
-                        if (lines.get(i).contains("\"id\":\"" + entry.value() + "\"")) {
-                            lines.set(i, "{\"type\":\"entry\",\"id\": broken");
-                            hit = true;
-                        }
-                    }
-                    if (!hit) {
-                        throw new AssertionError("no line to corrupt");
-                    }
-                    Files.write(file, lines, StandardCharsets.UTF_8);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
+                FilesConformanceSupport.corruptEntry(root.resolve(scope), session, entry);
             }
         };
     }

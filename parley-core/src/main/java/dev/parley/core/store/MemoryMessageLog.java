@@ -17,6 +17,7 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
+import dev.parley.core.repository.Repositories;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,8 +50,22 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    private final @Nullable Repositories repositories;
+
+    /** A memory store without session repositories. */
     public MemoryMessageLog(StoreOptions options) {
+        this(options, null);
+    }
+
+    /**
+     * A memory store that also offers {@code repositories} through {@link #repositories()} (the engine's in-memory
+     * repositories, which {@code memory:} opens when {@code parley-engine} is on the class path).
+     *
+     * @param repositories the repositories, or null for none
+     */
+    public MemoryMessageLog(StoreOptions options, @Nullable Repositories repositories) {
         this.options = Objects.requireNonNull(options, "options");
+        this.repositories = repositories;
     }
 
     /** A memory store with {@link StoreOptions#defaults()}. */
@@ -153,6 +168,11 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
     }
 
     @Override
+    public Optional<Repositories> repositories() {
+        return Optional.ofNullable(repositories);
+    }
+
+    @Override
     public void close() {
         // nothing to release
     }
@@ -212,7 +232,10 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
         return options.clock().instant();
     }
 
-    /** Serves {@code memory:}: each open is a new, empty store. */
+    /**
+     * Serves {@code memory:} when no other provider on the class path does: each open is a new, empty store without
+     * repositories.
+     */
     static final class Provider implements StoreProvider {
         @Override
         public String scheme() {

@@ -62,14 +62,15 @@ public final class Stores {
         return Path.of(System.getProperty("user.home"), ".local", "share", "parley");
     }
 
-    /** Every provider on the class path, by scheme. */
+    /** Every provider on the class path, by scheme (the first found wins when two serve one scheme). */
     public static Map<String, StoreProvider> providers() {
         Map<String, StoreProvider> byScheme = new TreeMap<>();
-        byScheme.put("memory", new MemoryMessageLog.Provider());
-        byScheme.put("null", new NullMessageLog.Provider());
         for (StoreProvider p : ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader())) {
             byScheme.putIfAbsent(p.scheme(), p);
         }
+        // Built in, unless a module on the class path serves the scheme (parley-engine's memory: adds repositories).
+        byScheme.putIfAbsent("memory", new MemoryMessageLog.Provider());
+        byScheme.putIfAbsent("null", new NullMessageLog.Provider());
         return byScheme;
     }
 }

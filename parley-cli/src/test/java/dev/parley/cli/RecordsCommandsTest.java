@@ -1,0 +1,146 @@
+package dev.parley.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.repository.CatalogQuery;
+import dev.parley.core.store.Stores;
+import dev.parley.json.Json;
+import dev.parley.tck.ArchiveRepositoryScenarios;
+import dev.parley.tck.MessageLogScenarios;
+import dev.parley.tck.Scenario;
+import dev.parley.tck.SessionRepositoryScenarios;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code parley sessions --records} and {@code parley conformance}, against real stores. */
+class RecordsCommandsTest {
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run parley(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = ParleyCommand.run(args, new PrintWriter(out), new PrintWriter(err));
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    static List<String> ids(Run run) throws Exception {
+        assertThat(run.exit()).as(run.err()).isZero();
+        List<String> ids = new ArrayList<>();
+        for (JsonNode n : Json.parse(run.out()).get("sessions")) {
+            ids.add(n.get("id").asText());
+        }
+        return ids;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "jsonl"})
+    void sessionsListsTheRecordCatalogWithFilters(String scheme) throws Exception {
+        String store = scheme + ":" + dir.resolve("store");
+        Instant t = Instant.parse("2026-03-01T00:00:00Z");
+        try (MessageLog log = Stores.open(store)) {
+            ChatSessionRepository repo = log.repositories().orElseThrow().sessions("default");
+            repo.create(ChatSession.builder("a-old", t).name("old").workspaceId("w1").build());
+            repo.create(ChatSession.builder("b-new", t).name("new").workspaceId("w1").updatedAt(t.plusSeconds(60)).build());
+            repo.create(ChatSession.builder("c-pinned", t).name("pinned").workspaceId("w2").pinned(true).build());
+            repo.create(ChatSession.builder("d-archived", t).name("archived").workspaceId("w1").archivedAt(t).build());
+            log.repositories().orElseThrow().sessions("other").create(ChatSession.builder("e-elsewhere", t).name("x").build());
+        }
+
+        assertThat(ids(parley("--store", store, "sessions", "--records", "--json")))
+                .containsExactly("c-pinned", "b-new", "a-old", "d-archived");
+        assertThat(ids(parley("--store", store, "sessions", "--workspace", "w1", "--json")))
+                .containsExactly("b-new", "a-old", "d-archived");
+        assertThat(ids(parley("--store", store, "sessions", "--archived", "--json"))).containsExactly("d-archived");
+        assertThat(ids(parley("--store", store, "sessions", "--workspace", "w1", "--no-archived", "--json")))
+                .containsExactly("b-new", "a-old");
+        assertThat(ids(parley("--store", store, "sessions", "--pinned", "--json"))).containsExactly("c-pinned");
+        assertThat(ids(parley("--store", store, "sessions", "--records", "--scope", "other", "--json")))
+                .containsExactly("e-elsewhere");
+
+        // Pages: two at a time, following the printed cursor.
+        Run first = parley("--store", store, "sessions", "--records", "--limit", "2");
+        assertThat(first.out()).contains("c-pinned", "b-new").doesNotContain("a-old").contains("more: parley");
+        String more = first.out().lines().filter(l -> l.startsWith("more: ")).findFirst().orElseThrow();
+        String cursor = more.substring(more.indexOf("--cursor ") + "--cursor ".length());
+        assertThat(ids(parley("--store", store, "sessions", "--records", "--limit", "2", "--cursor", cursor, "--json")))
+                .containsExactly("a-old", "d-archived");
+
+        Run bad = parley("--store", store, "sessions", "--records", "--cursor", "not-a-cursor");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("cursor");
+        assertThat(parley("--store", store, "sessions", "--records", "--limit", "201").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void recordsOfTheNullStoreAreUnsupported() {
+        Run run = parley("--store", "null:", "sessions", "--records");
+        assertThat(run.exit()).isEqualTo(9);
+        assertThat(run.err()).contains("no session records");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "jsonl"})
+    void conformancePassesEveryScenarioAndLeavesTheStoreAsItWas(String scheme) throws Exception {
+        Path at = dir.resolve(scheme.equals("sqlite") ? "c.db" : "cj");
+        String store = scheme + ":" + at;
+        Instant t = Instant.parse("2026-03-01T00:00:00Z");
+        try (MessageLog log = Stores.open(store)) {
+            log.repositories().orElseThrow().sessions("default").create(ChatSession.builder("mine", t).name("m").build());
+        }
+
+        Run run = parley("--store", store, "conformance", "--json");
+
+        assertThat(run.exit()).as(run.err() + run.out()).isZero();
+        JsonNode report = Json.parse(run.out());
+        List<String> passed = new ArrayList<>();
+        for (JsonNode kit : report.get("kits")) {
+            for (JsonNode s : kit.get("scenarios")) {
+                assertThat(s.get("outcome").asText()).as(s.toString()).isEqualTo("passed");
+                passed.add(s.get("scenario").asText());
+            }
+        }
+        assertThat(passed).containsExactlyElementsOf(Stream.of(MessageLogScenarios.all().stream().map(Scenario::title),
+                SessionRepositoryScenarios.all().stream().map(Scenario::title),
+                ArchiveRepositoryScenarios.all().stream().map(Scenario::title)).flatMap(s -> s).toList());
+        // Only the user's record is left, and the message-log kit's sibling stores are gone.
+        try (MessageLog log = Stores.open(store)) {
+            assertThat(log.repositories().orElseThrow().sessions("default").list(CatalogQuery.first(10)).items())
+                    .extracting(e -> e.id()).containsExactly("mine");
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tck"));
+        }
+    }
+
+    @Test
+    void conformanceOnMemoryReportsTheCorruptionScenarioItCannotRunAsSkipped() {
+        Run run = parley("--store", "memory:", "conformance");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("skipped ML-08").contains("0 failed, 1 skipped");
+    }
+
+    @Test
+    void conformanceRefusesToRunOverALeftoverDirectory() throws Exception {
+        Files.createDirectories(dir.resolve("c.db.tck"));
+        Run run = parley("--store", "sqlite:" + dir.resolve("c.db"), "conformance");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("c.db.tck exists");
+    }
+}
