@@ -1,0 +1,33 @@
+package dev.parley.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.tck.process.MultiProcessCas;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two JVMs update the same three sessions of one SQLite file for three seconds: no acknowledged update is lost. */
+class MultiProcessCasTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoProcessesNeverLoseAnUpdate() throws Exception {
+        MultiProcessCas.Report report = MultiProcessCas.run("sqlite:" + dir.resolve("cas.db"), "cas", 2, 3,
+                Duration.ofSeconds(3), dir.resolve("work"));
+
+        assertThat(report.violations()).isEmpty();
+        assertThat(report.acknowledged()).as("updates acknowledged").isGreaterThan(10);
+        assertThat(report.conflicts()).as("the processes contended").isPositive();
+    }
+
+    @Test
+    void theCheckCatchesAStoreThatIgnoresTheExpectedRevision() throws Exception {
+        MultiProcessCas.Report report = MultiProcessCas.run("lossy-sqlite:" + dir.resolve("lossy.db"), "cas", 2, 3,
+                Duration.ofSeconds(2), dir.resolve("work"));
+
+        assertThat(report.violations()).anySatisfy(v -> assertThat(v).contains("acknowledged updates are lost"));
+    }
+}
