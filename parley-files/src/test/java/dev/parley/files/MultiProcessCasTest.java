@@ -8,7 +8,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two JVMs update the same three sessions of one JSON file store directory for three seconds: no acknowledged update is lost. */
+/** Two JVMs update the same three sessions of one JSON file store directory for three seconds, and append to three
+ * shared log sessions: no acknowledged write is lost, every read sees the writes acknowledged before it. */
 class MultiProcessCasTest {
     @TempDir
     Path dir;
@@ -16,10 +17,11 @@ class MultiProcessCasTest {
     @Test
     void twoProcessesNeverLoseAnUpdate() throws Exception {
         MultiProcessCas.Report report = MultiProcessCas.run("jsonl:" + dir.resolve("store"), "cas", 2, 3, Duration.ofSeconds(3),
-                dir.resolve("work"));
+                dir.resolve("work"), true);
 
         assertThat(report.violations()).isEmpty();
         assertThat(report.acknowledged()).as("updates acknowledged").isGreaterThan(10);
         assertThat(report.conflicts()).as("the processes contended").isPositive();
+        assertThat(report.appends()).as("appends acknowledged").isGreaterThan(10);
     }
 }

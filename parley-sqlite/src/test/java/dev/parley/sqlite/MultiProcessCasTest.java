@@ -8,7 +8,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two JVMs update the same three sessions of one SQLite file for three seconds: no acknowledged update is lost. */
+/** Two JVMs update the same three sessions of one SQLite file for three seconds, and append to three
+ * shared log sessions: no acknowledged write is lost, every read sees the writes acknowledged before it. */
 class MultiProcessCasTest {
     @TempDir
     Path dir;
@@ -16,11 +17,12 @@ class MultiProcessCasTest {
     @Test
     void twoProcessesNeverLoseAnUpdate() throws Exception {
         MultiProcessCas.Report report = MultiProcessCas.run("sqlite:" + dir.resolve("cas.db"), "cas", 2, 3,
-                Duration.ofSeconds(3), dir.resolve("work"));
+                Duration.ofSeconds(3), dir.resolve("work"), true);
 
         assertThat(report.violations()).isEmpty();
         assertThat(report.acknowledged()).as("updates acknowledged").isGreaterThan(10);
         assertThat(report.conflicts()).as("the processes contended").isPositive();
+        assertThat(report.appends()).as("appends acknowledged").isGreaterThan(10);
     }
 
     @Test

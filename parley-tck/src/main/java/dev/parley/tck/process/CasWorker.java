@@ -1,6 +1,12 @@
 package dev.parley.tck.process;
 
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.SessionId;
 import dev.parley.core.log.MessageLog;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.ConversationLine;
@@ -12,36 +18,55 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * One process of {@link MultiProcessCas}: until its deadline, reads a random session of the list and updates it with
- * one more conversation line named {@code <worker>-<n>}, expecting the revision it read. It writes what happened to its
- * result file, one line per attempt: {@code ok SESSION LINE REVISION} when the update was acknowledged,
- * {@code conflict SESSION EXPECTED ACTUAL} when it lost, then {@code done}. Any other error ends it with status 1.
+ * One process of {@link MultiProcessCas}. Until its deadline it repeats: read a random session record and update it
+ * with one more conversation line named {@code <worker>-<n>}, expecting the revision it read; and, when given log
+ * sessions, load a random one and append one message entry {@code <worker>-<n>} to it. It writes what happened to its
+ * result file, one line per event, times in microseconds since the epoch:
+ * <pre>
+ * read    SESSION REVISION START          a record read that started at START saw REVISION
+ * ok      SESSION LINE REVISION ACKED     an update acknowledged at ACKED
+ * conflict SESSION EXPECTED ACTUAL        an update rejected with a revision conflict
+ * load    SESSION COUNT MAXSEQ START      a log load that started at START saw COUNT entries, the last with MAXSEQ
+ * append  SESSION ENTRY SEQ ACKED         an append acknowledged at ACKED
+ * done
+ * </pre>
+ * Any other error ends it with status 1.
  *
- * <p>Arguments: {@code STORE-URI SCOPE SESSION[,SESSION…] WORKER START-AT-EPOCH-MILLIS DURATION-MILLIS RESULT-FILE}.
+ * <p>Arguments: {@code STORE-URI SCOPE SESSION[,…] LOG-SESSION[,…]|- WORKER START-AT-EPOCH-MILLIS DURATION-MILLIS
+ * RESULT-FILE}.
  */
 public final class CasWorker {
     private CasWorker() {}
 
+    static long micros() {
+        return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+    }
+
     public static void main(String[] args) throws Exception {
-        if (args.length != 7) {
-            System.err.println("usage: CasWorker STORE-URI SCOPE SESSIONS WORKER START-AT-MILLIS DURATION-MILLIS RESULT");
+        if (args.length != 8) {
+            System.err.println("usage: CasWorker STORE-URI SCOPE SESSIONS LOG-SESSIONS|- WORKER START-AT-MILLIS"
+                    + " DURATION-MILLIS RESULT");
             System.exit(2);
         }
         String uri = args[0];
         String scope = args[1];
         List<String> sessions = List.of(args[2].split(","));
-        String worker = args[3];
-        long startAt = Long.parseLong(args[4]);
-        long duration = Long.parseLong(args[5]);
-        Path result = Path.of(args[6]);
+        List<String> logSessions = args[3].equals("-") ? List.of() : List.of(args[3].split(","));
+        String worker = args[4];
+        long startAt = Long.parseLong(args[5]);
+        long duration = Long.parseLong(args[6]);
+        Path result = Path.of(args[7]);
         List<String> lines = new ArrayList<>();
         try (MessageLog log = Stores.open(uri)) {
             ChatSessionRepository repo = log.repositories().orElseThrow().sessions(scope);
+            AgentId agent = new AgentId(worker);
             long wait = startAt - System.currentTimeMillis();
             if (wait > 0) {
                 Thread.sleep(wait);
@@ -49,18 +74,31 @@ public final class CasWorker {
             long deadline = System.currentTimeMillis() + duration;
             int n = 0;
             while (System.currentTimeMillis() < deadline) {
+                String name = worker + "-" + n++;
                 String id = sessions.get(ThreadLocalRandom.current().nextInt(sessions.size()));
+                long readStart = micros();
                 StoredSession current = repo.read(id).orElseThrow(() -> new IllegalStateException("no session " + id));
-                String line = worker + "-" + n++;
+                lines.add("read " + id + " " + current.revision() + " " + readStart);
                 List<ConversationLine> messages = new ArrayList<>(current.session().messages());
-                messages.add(new ConversationLine(line, "user", "written by " + worker, null, null, null));
+                messages.add(new ConversationLine(name, "user", "written by " + worker, null, null, null));
                 ChatSession next = current.session().toBuilder().messages(messages).build();
                 try {
                     long revision = repo.update(next, current.revision())
                             .orElseThrow(() -> new IllegalStateException("session " + id + " vanished")).revision();
-                    lines.add("ok " + id + " " + line + " " + revision);
+                    lines.add("ok " + id + " " + name + " " + revision + " " + micros());
                 } catch (RevisionConflictException e) {
                     lines.add("conflict " + id + " " + e.expectedRevision() + " " + e.actualRevision());
+                }
+                if (!logSessions.isEmpty()) {
+                    SessionId logSession = new SessionId(logSessions.get(
+                            ThreadLocalRandom.current().nextInt(logSessions.size())));
+                    long loadStart = micros();
+                    List<Entry> seen = log.load(logSession, null);
+                    long maxSeq = seen.isEmpty() ? 0 : seen.get(seen.size() - 1).seq();
+                    lines.add("load " + logSession.value() + " " + seen.size() + " " + maxSeq + " " + loadStart);
+                    Entry stored = log.append(logSession, agent, List.of(NewEntry.of(new EntryId(name), null, null,
+                            Message.user("appended by " + worker)))).get(0);
+                    lines.add("append " + logSession.value() + " " + name + " " + stored.seq() + " " + micros());
                 }
             }
         }

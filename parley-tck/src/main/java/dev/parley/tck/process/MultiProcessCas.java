@@ -22,12 +22,19 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Compare-and-swap across operating-system processes: several JVMs ({@link CasWorker}) update the same sessions of one
- * store for a while, then the store is checked against what each process was told. It is the multi-process form of
- * CS-2: a backend passes when every acknowledged update's line is in the final record, no line is there that was not
- * acknowledged, every session's final revision is one more than its acknowledged updates, no two acknowledgements of a
- * session carry the same revision, and every loser was told with a conflict whose actual revision is newer than the
- * expected one.
+ * Compare-and-swap across operating-system processes: several JVMs ({@link CasWorker}) update the same session records
+ * of one store for a while — and, when asked, append to the same message-log sessions — then the store is checked
+ * against what each process was told. It is the multi-process form of CS-2 and ML-12. A backend passes when
+ * <ul>
+ *   <li>every acknowledged update's line is in the final record, no line is there that was not acknowledged, every
+ *       record's final revision is one more than its acknowledged updates, and no two acknowledgements of a record
+ *       carry the same revision;</li>
+ *   <li>every loser was told, with a conflict whose actual revision is newer than the expected one;</li>
+ *   <li>every acknowledged append is in the final log with the sequence number it was given, once;</li>
+ *   <li>every read sees every write acknowledged — in any process — before the read started (a record read returns at
+ *       least the acknowledged revision; a log load holds at least the acknowledged entries). Times come from the
+ *       one machine's wall clock, in microseconds.</li>
+ * </ul>
  *
  * <p>The workers run with this JVM's class path, so the backend of {@code storeUri} must be on it.
  */
@@ -39,25 +46,40 @@ public final class MultiProcessCas {
      *
      * @param acknowledged updates acknowledged across all processes
      * @param conflicts updates rejected with a revision conflict
+     * @param appends appends acknowledged across all processes (0 when the log was not exercised)
      * @param violations every broken rule, each naming the session and what was wrong; empty when the backend passed
      */
-    public record Report(int acknowledged, int conflicts, List<String> violations) {
+    public record Report(int acknowledged, int conflicts, int appends, List<String> violations) {
         public Report {
             violations = List.copyOf(violations);
         }
     }
 
+    /** {@link #run(String, String, int, int, Duration, Path, boolean)} without log appends. */
+    public static Report run(String storeUri, String scope, int processes, int sessions, Duration duration,
+                             Path workDir) throws IOException, InterruptedException {
+        return run(storeUri, scope, processes, sessions, duration, workDir, false);
+    }
+
     /**
-     * Creates {@code sessions} sessions in {@code scope} of the store, runs {@code processes} worker JVMs against them
-     * for {@code duration}, and checks the outcome.
+     * Creates {@code sessions} session records in {@code scope} of the store, runs {@code processes} worker JVMs
+     * against them for {@code duration}, and checks the outcome.
      *
      * @param workDir a directory for the workers' result and error files
+     * @param appendToLog whether the workers also append to {@code sessions} shared message-log sessions
      * @throws IllegalStateException if a worker fails or does not finish in time (its error output is included)
      */
     public static Report run(String storeUri, String scope, int processes, int sessions, Duration duration,
-                             Path workDir) throws IOException, InterruptedException {
+                             Path workDir, boolean appendToLog) throws IOException, InterruptedException {
         Objects.requireNonNull(storeUri, "storeUri");
         List<String> ids = new ArrayList<>();
+        List<String> logIds = new ArrayList<>();
+        String run = Long.toString(System.nanoTime(), 36);
+        if (appendToLog) {
+            for (int i = 0; i < sessions; i++) {
+                logIds.add("cas-log-" + run + "-" + i);
+            }
+        }
         Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
         try (MessageLog log = Stores.open(storeUri)) {
             ChatSessionRepository repo = log.repositories().orElseThrow(() ->
@@ -78,7 +100,7 @@ public final class MultiProcessCas {
             results.add(result);
             children.add(new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
                     System.getProperty("java.class.path"), CasWorker.class.getName(), storeUri, scope,
-                    String.join(",", ids), "w" + p, Long.toString(startAt), Long.toString(duration.toMillis()),
+                    String.join(",", ids), logIds.isEmpty() ? "-" : String.join(",", logIds), "w" + p, Long.toString(startAt), Long.toString(duration.toMillis()),
                     result.toString())
                     .redirectError(workDir.resolve("worker-" + p + ".err").toFile())
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
@@ -95,14 +117,22 @@ public final class MultiProcessCas {
                         + Files.readString(workDir.resolve("worker-" + p + ".err")));
             }
         }
-        return check(storeUri, scope, ids, results);
+        return check(storeUri, scope, ids, logIds, results);
     }
 
-    private static Report check(String storeUri, String scope, List<String> ids, List<Path> results) throws IOException {
+    private record Ack(String session, String name, long value, long at) {}
+
+    private record Read(String session, long count, long max, long start) {}
+
+    private static Report check(String storeUri, String scope, List<String> ids, List<String> logIds,
+                                List<Path> results) throws IOException {
         List<String> violations = new ArrayList<>();
         Map<String, Set<String>> acknowledgedLines = new HashMap<>();
         Map<String, Set<Long>> acknowledgedRevisions = new HashMap<>();
-        int acknowledged = 0;
+        List<Ack> updates = new ArrayList<>();
+        List<Ack> appends = new ArrayList<>();
+        List<Read> reads = new ArrayList<>();
+        List<Read> loads = new ArrayList<>();
         int conflicts = 0;
         for (Path result : results) {
             List<String> lines = Files.readAllLines(result, StandardCharsets.UTF_8);
@@ -112,20 +142,32 @@ public final class MultiProcessCas {
             }
             for (String line : lines.subList(0, lines.size() - 1)) {
                 String[] f = line.split(" ");
-                if (f[0].equals("ok")) {
-                    acknowledged++;
-                    acknowledgedLines.computeIfAbsent(f[1], k -> new HashSet<>()).add(f[2]);
-                    if (!acknowledgedRevisions.computeIfAbsent(f[1], k -> new HashSet<>()).add(Long.parseLong(f[3]))) {
-                        violations.add(f[1] + ": revision " + f[3] + " was acknowledged to two writers");
+                switch (f[0]) {
+                    case "ok" -> {
+                        updates.add(new Ack(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4])));
+                        acknowledgedLines.computeIfAbsent(f[1], k -> new HashSet<>()).add(f[2]);
+                        if (!acknowledgedRevisions.computeIfAbsent(f[1], k -> new HashSet<>())
+                                .add(Long.parseLong(f[3]))) {
+                            violations.add(f[1] + ": revision " + f[3] + " was acknowledged to two writers");
+                        }
                     }
-                } else {
-                    conflicts++;
-                    if (Long.parseLong(f[3]) <= Long.parseLong(f[2])) {
-                        violations.add(f[1] + ": a conflict reported actual revision " + f[3] + " for expected " + f[2]);
+                    case "conflict" -> {
+                        conflicts++;
+                        if (Long.parseLong(f[3]) <= Long.parseLong(f[2])) {
+                            violations.add(f[1] + ": a conflict reported actual revision " + f[3] + " for expected "
+                                    + f[2]);
+                        }
                     }
+                    case "read" -> reads.add(new Read(f[1], 0, Long.parseLong(f[2]), Long.parseLong(f[3])));
+                    case "load" -> loads.add(new Read(f[1], Long.parseLong(f[2]), Long.parseLong(f[3]),
+                            Long.parseLong(f[4])));
+                    case "append" -> appends.add(new Ack(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4])));
+                    default -> violations.add(result + ": unknown line " + line);
                 }
             }
         }
+        checkFreshness(updates, reads, false, violations);
+        checkFreshness(appends, loads, true, violations);
         try (MessageLog log = Stores.open(storeUri)) {
             ChatSessionRepository repo = log.repositories().orElseThrow().sessions(scope);
             for (String id : ids) {
@@ -155,7 +197,65 @@ public final class MultiProcessCas {
                             + " acknowledged updates");
                 }
             }
+            for (String logId : logIds) {
+                List<dev.parley.core.model.Entry> entries = log.load(new dev.parley.core.SessionId(logId), null);
+                Map<String, Long> stored = new HashMap<>();
+                long last = 0;
+                for (dev.parley.core.model.Entry e : entries) {
+                    if (e.seq() <= last) {
+                        violations.add(logId + ": the log is not in sequence order at " + e.id());
+                    }
+                    last = e.seq();
+                    if (stored.put(e.id().value(), e.seq()) != null) {
+                        violations.add(logId + ": entry " + e.id() + " is stored twice");
+                    }
+                }
+                List<Ack> mine = appends.stream().filter(a -> a.session().equals(logId)).toList();
+                for (Ack a : mine) {
+                    Long seq = stored.get(a.name());
+                    if (seq == null) {
+                        violations.add(logId + ": the acknowledged append " + a.name() + " is lost");
+                    } else if (seq != a.value()) {
+                        violations.add(logId + ": " + a.name() + " was acknowledged with seq " + a.value()
+                                + " but is stored with " + seq);
+                    }
+                }
+                if (entries.size() != mine.size()) {
+                    violations.add(logId + ": " + entries.size() + " entries stored for " + mine.size()
+                            + " acknowledged appends");
+                }
+            }
         }
-        return new Report(acknowledged, conflicts, violations);
+        return new Report(updates.size(), conflicts, appends.size(), violations);
+    }
+
+    /**
+     * Every read must see every write acknowledged before it started: a record read at least the acknowledged
+     * revision, a log load at least as many entries as were acknowledged before it, the newest among them included.
+     */
+    private static void checkFreshness(List<Ack> writes, List<Read> reads, boolean log, List<String> violations) {
+        Map<String, List<Ack>> bySession = new HashMap<>();
+        for (Ack w : writes) {
+            bySession.computeIfAbsent(w.session(), k -> new ArrayList<>()).add(w);
+        }
+        bySession.values().forEach(l -> l.sort(java.util.Comparator.comparingLong(Ack::at)));
+        int reported = 0;
+        for (Read r : reads) {
+            long before = 0;
+            long newest = 0;
+            for (Ack w : bySession.getOrDefault(r.session(), List.of())) {
+                if (w.at() >= r.start()) {
+                    break;
+                }
+                before++;
+                newest = Math.max(newest, w.value());
+            }
+            boolean stale = log ? r.count() < before || r.max() < newest : r.max() < 1 + before || r.max() < newest;
+            if (stale && reported++ < 5) {
+                violations.add(r.session() + ": a " + (log ? "load" : "read") + " started at " + r.start()
+                        + " saw " + (log ? r.count() + " entries up to seq " + r.max() : "revision " + r.max())
+                        + " after " + before + " acknowledged writes up to " + newest);
+            }
+        }
     }
 }
