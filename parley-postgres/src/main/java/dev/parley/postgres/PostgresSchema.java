@@ -1,0 +1,131 @@
+package dev.parley.postgres;
+
+import dev.parley.core.UnavailableException;
+import dev.parley.core.UnsupportedException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+
+/**
+ * Parley's tables in a PostgreSQL database, versioned by the Flyway migrations under
+ * {@code dev/parley/postgres/migration} and recorded in {@value #HISTORY_TABLE}. A host may let a store apply them on
+ * start ({@link PostgresStore.Builder#migrate(boolean)}) or run {@link #migrate} itself, e.g. from a deployment job
+ * with a more privileged role; either way a database whose schema is newer than the code is refused.
+ *
+ * <p>Several replicas may migrate at once: Flyway serializes them with a PostgreSQL advisory lock.
+ */
+public final class PostgresSchema {
+    /** The highest migration version this code ships. A test checks it against the migration files. */
+    public static final int CURRENT_VERSION = 2;
+    /** Flyway's history table for Parley's migrations. */
+    public static final String HISTORY_TABLE = "parley_schema_history";
+    static final String LOCATION = "classpath:dev/parley/postgres/migration";
+    /** Flyway reports each step at INFO; a migration is not news. Held strongly. */
+    private static final java.util.logging.Logger FLYWAY_LOG = java.util.logging.Logger.getLogger("org.flywaydb");
+
+    static {
+        FLYWAY_LOG.setLevel(java.util.logging.Level.WARNING);
+    }
+
+    private PostgresSchema() {}
+
+    /**
+     * Brings the database's Parley tables to {@link #CURRENT_VERSION}, in the connection's current schema.
+     *
+     * @throws UnsupportedException if the database's schema is newer than this code, or it is not UTF-8
+     * @throws UnavailableException if the database cannot be reached or a migration fails
+     */
+    public static void migrate(DataSource dataSource) {
+        String where = describe(dataSource);
+        checkEncoding(dataSource, where);
+        int installed = installedVersion(dataSource, where);
+        if (installed == CURRENT_VERSION) {
+            return;
+        }
+        refuseNewer(installed, where);
+        try {
+            Flyway.configure(PostgresSchema.class.getClassLoader())
+                    .dataSource(dataSource)
+                    .locations(LOCATION)
+                    .table(HISTORY_TABLE)
+                    .failOnMissingLocations(true)
+                    .baselineOnMigrate(true)
+                    .baselineVersion("0")
+                    .load()
+                    .migrate();
+        } catch (FlywayException e) {
+            throw new UnavailableException("cannot migrate Parley's tables in " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Checks, without changing anything, that the database has exactly the schema this code needs.
+     *
+     * @throws UnsupportedException if the schema is newer than this code, or the database is not UTF-8
+     * @throws UnavailableException if it is older or absent (run the migrations), or the database cannot be reached
+     */
+    public static void validate(DataSource dataSource) {
+        String where = describe(dataSource);
+        checkEncoding(dataSource, where);
+        int installed = installedVersion(dataSource, where);
+        refuseNewer(installed, where);
+        if (installed < CURRENT_VERSION) {
+            throw new UnavailableException(where + " has Parley schema version " + installed + "; this code needs "
+                    + CURRENT_VERSION + ": run the migrations (PostgresSchema.migrate, or open the store with migration"
+                    + " enabled)", null);
+        }
+    }
+
+    /** The highest successfully applied migration version, or 0 when Parley's tables are absent. */
+    public static int installedVersion(DataSource dataSource) {
+        return installedVersion(dataSource, describe(dataSource));
+    }
+
+    private static void refuseNewer(int installed, String where) {
+        if (installed > CURRENT_VERSION) {
+            throw new UnsupportedException(where + " has Parley schema version " + installed
+                    + ", newer than this Parley understands (" + CURRENT_VERSION + "); upgrade Parley to use it");
+        }
+    }
+
+    private static int installedVersion(DataSource dataSource, String where) {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT to_regclass('" + HISTORY_TABLE + "') IS NOT NULL")) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    return 0;
+                }
+            }
+            try (ResultSet rs = st.executeQuery("SELECT coalesce(max(CAST(version AS integer)), 0) FROM " + HISTORY_TABLE
+                    + " WHERE success AND version IS NOT NULL AND version ~ '^[0-9]+$'")) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
+        } catch (SQLException e) {
+            throw PostgresErrors.map(e, where, "read the schema version");
+        }
+    }
+
+    /** Catalog order compares ids by UTF-8 bytes, which {@code COLLATE "C"} gives only in a UTF-8 database. */
+    private static void checkEncoding(DataSource dataSource, String where) {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SHOW server_encoding")) {
+            String encoding = rs.next() ? rs.getString(1) : "?";
+            if (!encoding.equalsIgnoreCase("UTF8")) {
+                throw new UnsupportedException(where + " has server encoding " + encoding
+                        + "; Parley needs a UTF8 database (CREATE DATABASE … ENCODING 'UTF8')");
+            }
+        } catch (SQLException e) {
+            throw PostgresErrors.map(e, where, "read the server encoding");
+        }
+    }
+
+    static String describe(DataSource dataSource) {
+        if (dataSource instanceof com.zaxxer.hikari.HikariDataSource h && h.getJdbcUrl() != null) {
+            return "postgres:" + PostgresStoreProvider.redact(h.getJdbcUrl());
+        }
+        return "postgres:" + dataSource.getClass().getSimpleName();
+    }
+}
