@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "conformance", mixinStandardHelpOptions = true,
         description = {"Run the conformance kit against a store and print each scenario's verdict.",
                 "Repository scenarios run in scopes of their own inside the store and are dropped afterwards; "
-                        + "message-log scenarios run in sibling stores (PATH.tck) removed afterwards.",
+                        + "message-log scenarios run in sibling stores (PATH.tck), or in log scopes of the same PostgreSQL database, "
+                        + "removed afterwards.",
                 "Exit status: 0 when no scenario failed, 10 when one did."},
         sortOptions = false)
 final class ConformanceCommand implements Callable<Integer> {

@@ -13,6 +13,8 @@ import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
 import dev.parley.engine.MemoryRepositories;
 import dev.parley.files.FilesConformanceSupport;
+import dev.parley.postgres.PostgresConformanceSupport;
+import dev.parley.postgres.PostgresStore;
 import dev.parley.sqlite.SqliteConformanceSupport;
 import dev.parley.tck.ArchiveRepositoryHarness;
 import dev.parley.tck.CapabilityMissing;
@@ -36,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * {@code createRepository} opening a new store instance (the memory store, which has nothing to reopen, is opened
  * once). The message-log kit needs stores isolated per scope, so it runs in sibling stores the command creates and
  * removes: {@code PATH.tck/<scope>.db} for {@code sqlite:PATH}, {@code DIR.tck/<scope>/} for {@code jsonl:DIR}, one
- * memory store per scope for {@code memory:}. Damage for the corruption scenarios is injected through each backend's
+ * memory store per scope for {@code memory:}; on {@code postgres:} each scope is a log scope of the same database
+ * ({@code parley.scope}), deleted afterwards. Damage for the corruption scenarios is injected through each backend's
  * conformance support; a scheme Parley does not know gets the repository kits without them (reported as skipped) and
  * no message-log kit.
  */
@@ -46,6 +49,7 @@ final class StoreUnderTest implements AutoCloseable {
     private final String location;
     private final List<MessageLog> open = new ArrayList<>();
     private @Nullable MessageLog memory;
+    private @Nullable PostgresStore postgres;
 
     StoreUnderTest(String uri) {
         this.uri = uri;
@@ -121,8 +125,39 @@ final class StoreUnderTest implements AutoCloseable {
                     }
                 }
             };
+            case "postgres" -> new MessageLogHarness() {
+                @Override
+                public MessageLog open(String scope) {
+                    return Stores.open(withParameter(uri, "parley.scope", scope));
+                }
+
+                @Override
+                public void cleanupScope(String scope) {
+                    PostgresConformanceSupport.dropLogScope(postgres().dataSource(), scope);
+                }
+
+                @Override
+                public void corruptEntry(String scope, SessionId session, EntryId entry) {
+                    PostgresConformanceSupport.corruptEntry(postgres().dataSource(), scope, session.value(),
+                            entry.value());
+                }
+            };
             default -> null;
         };
+    }
+
+    /** A URI with one more query parameter. */
+    static String withParameter(String uri, String name, String value) {
+        return uri + (uri.indexOf('?') < 0 ? "?" : "&") + name + "="
+                + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** One instance of a PostgreSQL store, kept open for damage and cleanup. */
+    private synchronized PostgresStore postgres() {
+        if (postgres == null) {
+            postgres = (PostgresStore) Stores.open(uri);
+        }
+        return postgres;
     }
 
     /** The session-repository harness. */
@@ -145,6 +180,8 @@ final class StoreUnderTest implements AutoCloseable {
                     case "jsonl" -> FilesConformanceSupport.corruptSessionRecord(
                             FilesConformanceSupport.of(repositories()), scopeId, sessionId);
                     case "memory" -> ((MemoryRepositories) repositories()).corruptSession(scopeId, sessionId);
+                    case "postgres" -> PostgresConformanceSupport.corruptSessionRecord(postgres().dataSource(), scopeId,
+                            sessionId);
                     default -> throw new CapabilityMissing("corruptSessionRecord for " + scheme + ":");
                 }
             }
@@ -171,6 +208,8 @@ final class StoreUnderTest implements AutoCloseable {
                     case "jsonl" -> FilesConformanceSupport.corruptManifest(FilesConformanceSupport.of(repositories()),
                             scopeId, sessionId);
                     case "memory" -> ((MemoryRepositories) repositories()).corruptManifest(scopeId, sessionId);
+                    case "postgres" -> PostgresConformanceSupport.corruptManifest(postgres().dataSource(), scopeId,
+                            sessionId);
                     default -> throw new CapabilityMissing("corruptManifest for " + scheme + ":");
                 }
             }
@@ -208,6 +247,9 @@ final class StoreUnderTest implements AutoCloseable {
     @Override
     public synchronized void close() {
         closeInstances();
+        if (postgres != null) {
+            postgres.close();
+        }
         Path root = messageLogRoot();
         if (root != null && Files.isDirectory(root)) {
             deleteTree(root);
