@@ -92,7 +92,7 @@ public final class MultiProcessCas {
         }
         Files.createDirectories(workDir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        long startAt = System.currentTimeMillis() + 2000;
+        long startAt = System.currentTimeMillis() + 4000;
         List<Process> children = new ArrayList<>();
         List<Path> results = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
