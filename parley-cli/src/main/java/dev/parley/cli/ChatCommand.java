@@ -83,6 +83,9 @@ final class ChatCommand implements Callable<Integer> {
                 chat.sendDanglingPrompt();
                 step(chat, receiver);
             } else if (prompt != null) {
+                err.println("(replaced by --prompt: the new prompt goes on a branch beside it; the old one stays in the"
+                        + " tree, see parley tree " + id + ")");
+                err.flush();
                 chat.editDanglingPrompt(prompt);
                 step(chat, receiver);
                 return 0;
@@ -103,6 +106,9 @@ final class ChatCommand implements Callable<Integer> {
                     err.println("(not sent: run again with --send-pending to send it, or --prompt TEXT to replace it)");
                     return 0;
                 }
+                err.println("(replaced by standard input: the new prompt goes on a branch beside it; the old one stays in"
+                        + " the tree, see parley tree " + id + ")");
+                err.flush();
                 chat.editDanglingPrompt(piped.strip());
                 step(chat, receiver);
                 return 0;

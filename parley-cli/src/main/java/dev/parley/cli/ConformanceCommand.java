@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
                 "Repository scenarios run in scopes of their own inside the store and are dropped afterwards; "
                         + "message-log scenarios run in sibling stores (PATH.tck), or in log scopes of the same PostgreSQL database, "
                         + "removed afterwards.",
-                "Exit status: 0 when no scenario failed, 10 when one did."},
+                "Exit status: 0 when no scenario failed, 10 when one did, 9 when none could run."},
         sortOptions = false)
 final class ConformanceCommand implements Callable<Integer> {
     /** The exit status when a scenario failed. */
@@ -75,7 +75,7 @@ final class ConformanceCommand implements Callable<Integer> {
         List<Section> sections = new ArrayList<>();
         try (StoreUnderTest store = new StoreUnderTest(uri)) {
             if (!json) {
-                out.println("conformance of " + uri);
+                out.println("conformance of " + root.storeLabel());
                 out.flush();
             }
             if (selected.contains(Kit.MESSAGE_LOG)) {
@@ -87,6 +87,13 @@ final class ConformanceCommand implements Callable<Integer> {
                         : section(out, Kit.MESSAGE_LOG, where == null ? null : "stores per scope under " + where,
                                 () -> ConformanceRunner.run(MessageLogScenarios.all(), harness,
                                         MessageLogHarness::cleanupScope)));
+            }
+            if (!store.hasRepositories()) {
+                for (Kit kit : List.of(Kit.SESSIONS, Kit.ARCHIVES)) {
+                    if (selected.remove(kit)) {
+                        sections.add(Section.skipped(kit, "the store has no session repositories"));
+                    }
+                }
             }
             if (selected.contains(Kit.SESSIONS)) {
                 var harness = store.sessions();
@@ -103,7 +110,7 @@ final class ConformanceCommand implements Callable<Integer> {
         long failed = count(sections, Verdict.Outcome.FAILED);
         long skipped = count(sections, Verdict.Outcome.SKIPPED);
         if (json) {
-            out.println(Json.write(toJson(uri, sections, passed, failed, skipped)));
+            out.println(Json.write(toJson(root.storeLabel(), sections, passed, failed, skipped)));
         } else {
             out.println();
             for (Section s : sections) {
@@ -112,6 +119,10 @@ final class ConformanceCommand implements Callable<Integer> {
                 }
             }
             out.printf("%d passed, %d failed, %d skipped%n", passed, failed, skipped);
+        }
+        if (passed + failed + skipped == 0) {
+            spec.commandLine().getErr().println("parley: no scenario could run against " + root.storeLabel());
+            return dev.parley.core.ErrorCode.UNSUPPORTED.exitCode();
         }
         return failed > 0 ? FAILED : 0;
     }

@@ -3,6 +3,7 @@ package dev.parley.cli;
 import dev.parley.cli.demo.DemoAgentMain;
 import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.ConversationBuilder;
 import dev.parley.core.conversation.ConversationOptions;
@@ -55,8 +56,13 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         SessionId session = IdGenerator.uuidV7().newSessionId();
         String uri = root.storeUri();
+        if (uri.startsWith("memory:") || uri.startsWith("null:")) {
+            throw new InvalidInputException("the demo kills one process and resumes in another, so it needs a store both"
+                    + " can open: sqlite:PATH, jsonl:DIR or postgres:JDBC-URL, not " + uri);
+        }
+        String again = "parley" + root.storeOption();
         out.println("Parley demo: an orchestrator and two workers in one session");
-        out.println("  store   " + uri);
+        out.println("  store   " + root.storeLabel());
         out.println("  session " + session);
         out.println();
         out.println("=== agent process 1 ===");
@@ -77,7 +83,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new IllegalStateException("the resumed agent process failed (exit " + second.exitValue() + ")");
         }
         out.println();
-        out.println("=== the session (parley show " + session + " --all) ===");
+        out.println("=== the session (" + again + " show " + session + " --all) ===");
         List<Entry> entries = root.log().load(session, null);
         ShowCommand.printSession(out, session, entries, full);
         out.println();
@@ -88,7 +94,8 @@ final class DemoCommand implements Callable<Integer> {
             out.printf("✓ %d entries from %d agents: %d prompts, %d tool calls each answered exactly once, nothing"
                     + " duplicated or lost; the interrupted turn was resumed.%n", entries.size(),
                     ConversationBuilder.agents(entries).size(), prompts, calls);
-            out.println("  See it again: parley show " + session + " --all   ·   the tree: parley tree " + session);
+            out.println("  See it again: " + again + " show " + session + " --all   ·   the tree: " + again + " tree "
+                    + session);
             return 0;
         }
         problems.forEach(p -> out.println("✗ " + p));

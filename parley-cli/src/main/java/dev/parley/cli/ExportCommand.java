@@ -1,8 +1,8 @@
 package dev.parley.cli;
 
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.AgentId;
 import dev.parley.core.SessionId;
-import dev.parley.core.UnavailableException;
 import dev.parley.formats.Exporter;
 import dev.parley.formats.Format;
 import java.io.IOException;
@@ -59,7 +59,15 @@ final class ExportCommand implements Callable<Integer> {
             out.print(text);
             out.flush();
         } else {
-            Path target = output;
+            Path target = output.toAbsolutePath();
+            Path parent = target.getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                throw new InvalidInputException("cannot write " + output + ": the directory " + parent
+                        + " does not exist");
+            }
+            if (Files.isDirectory(target)) {
+                throw new InvalidInputException("cannot write " + output + ": it is a directory");
+            }
             Path tmp = null;
             try {
                 if (Files.isSymbolicLink(target)) {
@@ -77,9 +85,16 @@ final class ExportCommand implements Callable<Integer> {
                         // the original failure is what matters
                     }
                 }
-                throw new UnavailableException("cannot write " + output + ": " + e.getMessage(), e);
+                throw new InvalidInputException("cannot write " + output + ": " + describe(e), e);
             }
         }
         return 0;
+    }
+
+    private static String describe(IOException e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 }

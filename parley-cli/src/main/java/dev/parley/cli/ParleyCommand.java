@@ -54,6 +54,16 @@ public final class ParleyCommand implements Callable<Integer> {
         return store == null || store.equals("__DEFAULT__") ? Stores.defaultUri() : store;
     }
 
+    /** The store URI for messages and hints: its password masked. */
+    String storeLabel() {
+        return Stores.redact(storeUri());
+    }
+
+    /** {@code " --store URI"} for a command line to print (masked and quoted), or empty for the default store. */
+    String storeOption() {
+        return store == null || store.equals("__DEFAULT__") ? "" : " --store " + Terminal.shellQuote(storeLabel());
+    }
+
     /** The store, opened (and created if absent) on first use, and closed when the command ends. */
     MessageLog log() {
         if (log == null) {
@@ -75,7 +85,7 @@ public final class ParleyCommand implements Callable<Integer> {
             String scheme = colon < 0 ? "" : uri.substring(0, colon);
             if ((scheme.equals("sqlite") || scheme.equals("jsonl"))
                     && !java.nio.file.Files.exists(java.nio.file.Path.of(uri.substring(colon + 1)))) {
-                throw new NotFoundException("no store at " + uri + " (nothing has been imported or written there yet)");
+                throw new NotFoundException("no store at " + storeLabel() + " (nothing has been imported or written there yet)");
             }
         }
         return log();
@@ -83,7 +93,7 @@ public final class ParleyCommand implements Callable<Integer> {
 
     /** The store's catalog. @throws UnsupportedException for the null store */
     SessionCatalog catalog() {
-        return existingLog().catalog().orElseThrow(() -> new UnsupportedException("the store " + storeUri()
+        return existingLog().catalog().orElseThrow(() -> new UnsupportedException("the store " + storeLabel()
                 + " keeps no sessions"));
     }
 
@@ -104,14 +114,14 @@ public final class ParleyCommand implements Callable<Integer> {
         }
         List<SessionId> matches = catalog.findByPrefix(text, 6);
         if (matches.isEmpty()) {
-            throw new NotFoundException("no session " + text + " in " + storeUri());
+            throw new NotFoundException("no session " + text + " in " + storeLabel());
         }
         if (matches.size() > 1) {
             throw new InvalidInputException("'" + text + "' matches several sessions: " + matches
                     + (matches.size() > 5 ? " …" : "") + "; give more of the id");
         }
         if (catalog.find(matches.get(0)).isEmpty()) {
-            throw new NotFoundException("no session " + text + " in " + storeUri());
+            throw new NotFoundException("no session " + text + " in " + storeLabel());
         }
         return matches.get(0);
     }

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code parley sessions}: a catalog, a page at a time. By default the message log's sessions, newest activity first;
- * with {@code --records} (implied by {@code --workspace}, {@code --[no-]archived} and {@code --pinned}) the session
+ * with {@code --records} (implied by {@code --scope}, {@code --workspace}, {@code --[no-]archived}, {@code --pinned}) the session
  * records of one scope through {@link ChatSessionRepository#list}, in catalog order (pinned first, then updated-at
  * descending, then id by UTF-8 bytes).
  */
@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
         "List sessions a page at a time.",
         "Without --records: the message log's sessions (imported transcripts, agent conversations), newest activity "
                 + "first.",
-        "With --records (implied by --workspace, --[no-]archived, --pinned): the revisioned session records of a "
+        "With --records (implied by --scope, --workspace, --[no-]archived, --pinned): the revisioned session records of a "
                 + "scope, pinned first, then most recently updated."})
 final class SessionsCommand implements Callable<Integer> {
     @ParentCommand
@@ -41,7 +41,7 @@ final class SessionsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "Sessions per page, 1 to 1000 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "Sessions per page, 1 to 1000; 1 to 200 with --records (default ${DEFAULT-VALUE}).")
     int limit;
 
     @Option(names = "--cursor", paramLabel = "C", description = "Continue after the page that returned this cursor.")
@@ -54,8 +54,8 @@ final class SessionsCommand implements Callable<Integer> {
             + "message log's sessions.")
     boolean records;
 
-    @Option(names = "--scope", paramLabel = "SCOPE", defaultValue = "default",
-            description = "With --records: the scope (tenant) to list (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--scope", paramLabel = "SCOPE",
+            description = "The scope (tenant) whose records to list (default: default; implies --records).")
     String scope;
 
     @Option(names = "--workspace", paramLabel = "W", description = "Only records of workspace W (implies --records).")
@@ -71,7 +71,10 @@ final class SessionsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        if (records || workspace != null || archived != null || pinned) {
+        if (records || scope != null || workspace != null || archived != null || pinned) {
+            if (scope == null) {
+                scope = "default";
+            }
             return listRecords(out);
         }
         SessionPage page = root.catalog().list(cursor, limit);
@@ -90,7 +93,7 @@ final class SessionsCommand implements Callable<Integer> {
             return 0;
         }
         if (page.sessions().isEmpty()) {
-            out.println(cursor == null ? "no sessions in " + root.storeUri() : "no more sessions");
+            out.println(cursor == null ? "no sessions in " + root.storeLabel() : "no more sessions");
             return 0;
         }
         out.printf("%-36s  %-19s  %8s  %8s  %s%n", "SESSION", "UPDATED (UTC)", "ENTRIES", "MESSAGES", "TITLE");
@@ -99,8 +102,7 @@ final class SessionsCommand implements Callable<Integer> {
                     .replace('T', ' '), s.entryCount(), s.messageCount(), s.title() == null ? "" : Terminal.safe(s.title()));
         }
         if (page.nextCursor() != null) {
-            String store = root.store == null || root.store.equals("__DEFAULT__") ? "" : " --store " + root.store;
-            out.println("more: parley" + store + " sessions --limit " + limit + " --cursor " + page.nextCursor());
+            out.println("more: parley" + root.storeOption() + " sessions --limit " + limit + " --cursor " + page.nextCursor());
         }
         return 0;
     }
@@ -111,7 +113,7 @@ final class SessionsCommand implements Callable<Integer> {
                     + limit);
         }
         ChatSessionRepository sessions = root.existingLog().repositories().orElseThrow(() ->
-                new UnsupportedException("the store " + root.storeUri() + " keeps no session records")).sessions(scope);
+                new UnsupportedException("the store " + root.storeLabel() + " keeps no session records")).sessions(scope);
         CatalogPage page = sessions.list(new CatalogQuery(cursor, limit, workspace, archived));
         List<CatalogEntry> items = page.items();
         String next = page.nextCursor();
@@ -139,7 +141,7 @@ final class SessionsCommand implements Callable<Integer> {
             return 0;
         }
         if (items.isEmpty()) {
-            out.println(cursor == null ? "no session records in scope " + Terminal.safe(scope) + " of " + root.storeUri()
+            out.println(cursor == null ? "no session records in scope " + Terminal.safe(scope) + " of " + root.storeLabel()
                     + (workspace != null || archived != null || pinned ? " match the filters" : "")
                     : "no more session records");
             return 0;
@@ -153,13 +155,11 @@ final class SessionsCommand implements Callable<Integer> {
                     Terminal.safe(e.name()));
         }
         if (next != null) {
-            StringBuilder again = new StringBuilder("more: parley");
-            if (root.store != null && !root.store.equals("__DEFAULT__")) {
-                again.append(" --store ").append(root.store);
-            }
-            again.append(" sessions --records --scope ").append(scope).append(" --limit ").append(limit);
+            StringBuilder again = new StringBuilder("more: parley").append(root.storeOption());
+            again.append(" sessions --records --scope ").append(Terminal.shellQuote(scope)).append(" --limit ")
+                    .append(limit);
             if (workspace != null) {
-                again.append(" --workspace ").append(workspace);
+                again.append(" --workspace ").append(Terminal.shellQuote(workspace));
             }
             if (archived != null) {
                 again.append(archived ? " --archived" : " --no-archived");

@@ -50,6 +50,7 @@ final class StoreUnderTest implements AutoCloseable {
     private final List<MessageLog> open = new ArrayList<>();
     private @Nullable MessageLog memory;
     private @Nullable PostgresStore postgres;
+    private final boolean hasRepositories;
 
     StoreUnderTest(String uri) {
         this.uri = uri;
@@ -62,7 +63,18 @@ final class StoreUnderTest implements AutoCloseable {
                     + " and removes it; remove it first");
         }
         // Fail now, with the store's own error, if the URI cannot be opened at all.
-        repositories();
+        MessageLog probe = Stores.open(uri);
+        this.hasRepositories = probe.repositories().isPresent();
+        if (scheme.equals("memory")) {
+            memory = probe;
+        } else {
+            probe.close();
+        }
+    }
+
+    /** Whether the store has session and archive repositories for the repository kits. */
+    boolean hasRepositories() {
+        return hasRepositories;
     }
 
     /** Where the message-log kit's per-scope stores go, or null when this scheme has none. */
@@ -70,6 +82,10 @@ final class StoreUnderTest implements AutoCloseable {
         return switch (scheme) {
             case "sqlite", "jsonl" -> {
                 Path p = Path.of(location).toAbsolutePath().normalize();
+                if (p.getFileName() == null) {
+                    throw new InvalidInputException("the conformance kit needs a store below the root directory, not "
+                            + scheme + ":" + p);
+                }
                 yield p.resolveSibling(p.getFileName() + ".tck");
             }
             default -> null;

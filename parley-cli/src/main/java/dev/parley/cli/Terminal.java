@@ -24,4 +24,12 @@ final class Terminal {
         }
         return out == null ? text : out.toString();
     }
+
+    /** A word as a POSIX shell reads it back: unchanged when it is plain, else single-quoted. */
+    static String shellQuote(String word) {
+        if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=@%+,-]+")) {
+            return word;
+        }
+        return "'" + safe(word).replace("'", "'\\''") + "'";
+    }
 }

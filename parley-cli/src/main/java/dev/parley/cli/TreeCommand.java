@@ -11,6 +11,7 @@ import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
 import dev.parley.formats.Exporter;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
  * indented first and the branch leading to the most entries continues at the same depth. Leaves are marked, the
  * active leaf with {@code *}.
  */
-@Command(name = "tree", mixinStandardHelpOptions = true, description = {"Show a session's entry tree with its leaves; * marks the active leaf.",
+@Command(name = "tree", mixinStandardHelpOptions = true, description = {"Show a session's entry tree with its leaves; * marks each agent's active leaf.",
         "Detached events (custom entries without a parent) are counted, not listed, unless --all."})
 final class TreeCommand implements Callable<Integer> {
     @ParentCommand
@@ -50,7 +51,7 @@ final class TreeCommand implements Callable<Integer> {
     private PrintWriter out;
     private EntryTree tree;
     private Map<EntryId, Integer> sizes;
-    private EntryId active;
+    private Set<EntryId> activeLeaves;
     private Set<EntryId> leaves;
     private Set<EntryId> activePath;
 
@@ -61,21 +62,27 @@ final class TreeCommand implements Callable<Integer> {
         List<Entry> entries = root.existingLog().load(id, null);
         AgentId only = agent == null ? null : new AgentId(agent);
         if (only != null) {
-            Exporter.resolve(only, ConversationBuilder.agents(entries), id);
+            Exporter.resolve(only, ConversationBuilder.agents(entries), id); // an unknown agent is an error
         }
         tree = EntryTree.of(entries);
-        AgentId activeAgent = Exporter.resolve(only, ConversationBuilder.agents(entries), id);
-        active = tree.activeLeaf(activeAgent).map(Entry::id).orElse(null);
+        // Each agent of the session has its own active leaf (its conversation); with --agent, only that one's.
+        List<AgentId> agents = only != null ? List.of(only) : ConversationBuilder.agents(entries);
+        List<String> actives = new ArrayList<>();
+        activeLeaves = new HashSet<>();
         activePath = new HashSet<>();
-        if (active != null) {
-            tree.path(active).forEach(p -> activePath.add(p.id()));
+        for (AgentId a : agents) {
+            tree.activeLeaf(a).ifPresent(leaf -> {
+                activeLeaves.add(leaf.id());
+                actives.add(leaf.id() + " (agent " + a + ")");
+                tree.path(leaf.id()).forEach(p -> activePath.add(p.id()));
+            });
         }
         leaves = new HashSet<>();
         tree.leaves().forEach(e -> leaves.add(e.id()));
         sizes = subtreeSizes(entries);
         int detached = 0;
-        out.printf("session %s · %d entries · %d leaves · active leaf %s (agent %s)%n", id, entries.size(),
-                leaves.size(), active, activeAgent);
+        out.printf("session %s · %d entries · %d leaves · active %s %s%n", id, entries.size(), leaves.size(),
+                actives.size() == 1 ? "leaf" : "leaves", actives.isEmpty() ? "none" : String.join(", ", actives));
         out.println("(* active leaf · ◦ other leaf · ├─ a side branch, printed where it starts)");
         for (Entry r : tree.roots()) {
             if (only != null && !r.agentId().equals(only)) {
@@ -140,7 +147,7 @@ final class TreeCommand implements Callable<Integer> {
     }
 
     private String line(Entry e) {
-        String mark = e.id().equals(active) ? "* " : leaves.contains(e.id()) ? "◦ " : "  ";
+        String mark = activeLeaves.contains(e.id()) ? "* " : leaves.contains(e.id()) ? "◦ " : "  ";
         return mark + e.id() + "  " + e.agentId() + "  " + Terminal.safe(describe(e));
     }
 

@@ -90,5 +90,22 @@ class AgentCommandsTest {
                 .contains("tool call(s) without a result, run now: [delegate(d2-invite)]")
                 .contains("nothing duplicated or lost")
                 .contains("Summarize the plan in one line.");
+
+        // The session has three agents and no main one: the tree marks each agent's active leaf.
+        String session = demo.out().lines().filter(l -> l.startsWith("  session ")).findFirst().orElseThrow()
+                .substring("  session ".length()).strip();
+        Run tree = parley("--store", "sqlite:" + dir.resolve("demo.db"), "tree", session);
+        assertThat(tree.exit()).as(tree.err()).isZero();
+        assertThat(tree.out()).contains("(agent orchestrator)").contains("(agent worker-1)").contains("(agent worker-2)");
+        assertThat(demo.out()).contains("See it again: parley --store sqlite:" + dir.resolve("demo.db") + " show");
+    }
+
+    @Test
+    void theDemoRefusesAStoreItsSecondProcessCannotOpen() {
+        for (String store : new String[] {"memory:", "null:"}) {
+            Run demo = parley("--store", store, "demo");
+            assertThat(demo.exit()).as(store).isEqualTo(2);
+            assertThat(demo.err()).contains("needs a store both can open");
+        }
     }
 }

@@ -145,4 +145,28 @@ class ParleyCommandTest {
         assertThat(parley("frobnicate").exit()).isEqualTo(2);
         assertThat(parley("--help").out()).contains("import").contains("sessions").contains("export");
     }
+
+    @Test
+    void wrongKindsOfPathAndOutputFailAsInvalidInput() throws Exception {
+        Path file = write("plain.txt", "x");
+        Path directory = Files.createDirectories(dir.resolve("a-dir"));
+        Run jsonlOnAFile = parley("--store", "jsonl:" + file, "sessions");
+        assertThat(jsonlOnAFile.exit()).isEqualTo(2);
+        assertThat(jsonlOnAFile.err()).contains("is a file, not a directory");
+        Run sqliteOnADirectory = parley("--store", "sqlite:" + directory, "sessions");
+        assertThat(sqliteOnADirectory.exit()).isEqualTo(2);
+        assertThat(sqliteOnADirectory.err()).contains("is a directory, not a database file");
+
+        String store = "sqlite:" + dir.resolve("p.db");
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-000000000009", 1).strip());
+        assertThat(parley("--store", store, "import", dir.resolve("in").toString()).exit()).isZero();
+        Run noDirectory = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o",
+                dir.resolve("missing/x.jsonl").toString());
+        assertThat(noDirectory.exit()).isEqualTo(2);
+        assertThat(noDirectory.err()).contains("does not exist");
+
+        Run wrongFormat = parley("--store", store, "import", "--format", "claude-code", dir.resolve("in").toString());
+        assertThat(wrongFormat.exit()).isEqualTo(2);
+        assertThat(wrongFormat.err()).contains("the file is a pi transcript");
+    }
 }

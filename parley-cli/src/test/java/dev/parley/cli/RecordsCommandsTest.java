@@ -143,4 +143,43 @@ class RecordsCommandsTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("c.db.tck exists");
     }
+
+    @Test
+    void passwordsInTheStoreUriNeverReachTheOutput() throws Exception {
+        // A directory name is taken as it is, so this store's URI really carries a password parameter.
+        String store = "jsonl:" + dir.resolve("st?password=hunter2");
+        assertThat(parley("--store", store, "import", "--json", "/nonexistent").err()).doesNotContain("hunter2");
+        Run missing = parley("--store", store, "show", "nosuch");
+        assertThat(missing.exit()).isEqualTo(3);
+        assertThat(missing.err()).contains("password=***").doesNotContain("hunter2");
+        try (MessageLog log = Stores.open(store)) {
+            log.repositories().orElseThrow().sessions("a b").create(ChatSession.builder("x", Instant.EPOCH).name("x").build());
+            log.repositories().orElseThrow().sessions("a b").create(ChatSession.builder("y", Instant.EPOCH).name("y").build());
+        }
+        Run listed = parley("--store", store, "sessions", "--scope", "a b", "--limit", "1");
+        assertThat(listed.exit()).as(listed.err()).isZero();
+        assertThat(listed.out()).doesNotContain("hunter2").contains("--scope 'a b'").contains("password=***");
+        Run conformance = parley("--store", store, "conformance", "--kit", "sessions", "--json");
+        assertThat(conformance.out() + conformance.err()).doesNotContain("hunter2");
+    }
+
+    @Test
+    void scopeAloneListsRecordsAndAnEmptyScopeIsRefused() {
+        String store = "sqlite:" + dir.resolve("s.db");
+        Stores.open(store).close();
+        Run empty = parley("--store", store, "sessions", "--scope", "nobody");
+        assertThat(empty.exit()).as(empty.err()).isZero();
+        assertThat(empty.out()).contains("no session records in scope nobody");
+        Run bad = parley("--store", store, "sessions", "--scope", "");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("invalid scope");
+    }
+
+    @Test
+    void conformanceOnAStoreWhereNothingCanRunSaysSo() {
+        Run run = parley("--store", "null:", "conformance");
+        assertThat(run.exit()).isEqualTo(9);
+        assertThat(run.out()).contains("not run");
+        assertThat(run.err()).contains("no scenario could run");
+    }
 }

@@ -10,10 +10,12 @@ public class CorruptRecordException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
     private final String location;
+    private final String detail;
 
     public CorruptRecordException(String location, String detail, @Nullable Throwable cause) {
         super("corrupt record at " + location + ": " + detail, cause);
         this.location = location;
+        this.detail = detail;
     }
 
     public CorruptRecordException(String location, String detail) {
@@ -23,6 +25,11 @@ public class CorruptRecordException extends ParleyException {
     /** Where the corrupt record is: a file path with a line number, or a table with its key. */
     public String location() {
         return location;
+    }
+
+    /** What is wrong with it, without the location. */
+    public String detail() {
+        return detail;
     }
 
     @Override

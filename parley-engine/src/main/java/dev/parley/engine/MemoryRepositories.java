@@ -48,7 +48,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
     private record Row(long revision, String json) {}
 
     private Scope scope(String scope) {
-        return scopes.computeIfAbsent(Objects.requireNonNull(scope, "scope"), s -> new Scope());
+        return scopes.computeIfAbsent(dev.parley.core.repository.Repositories.requireScope(scope), s -> new Scope());
     }
 
     /** The session repository of a scope. */
@@ -66,7 +66,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
     /** Removes everything stored in a scope. */
     @Override
     public void dropScope(String scope) {
-        scopes.remove(scope);
+        scopes.remove(dev.parley.core.repository.Repositories.requireScope(scope));
     }
 
     /** Damages a stored session record (for the conformance kit's corruption scenario). */
@@ -126,6 +126,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
 
         @Override
         public Optional<StoredSession> read(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             synchronized (scope) {
                 Row row = scope.sessions.get(sessionId);
                 return row == null ? Optional.empty() : Optional.of(new StoredSession(decode(sessionId, row), row.revision()));
@@ -161,6 +162,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
 
         @Override
         public boolean delete(String sessionId, long expectedRevision) {
+            ChatSession.requireId(sessionId, "session id");
             synchronized (scope) {
                 Row row = scope.sessions.get(sessionId);
                 if (row == null) {
@@ -179,7 +181,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
             try {
                 return ChatSessionCodec.parseStrict(Json.parse(row.json()), where);
             } catch (JsonProcessingException e) {
-                throw new StorageCorruptionException(where, "not valid JSON: " + e.getOriginalMessage(), e, false);
+                throw new StorageCorruptionException(where, "not valid JSON: " + Json.problem(e), e, false);
             }
         }
     }
@@ -195,6 +197,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
 
         @Override
         public ChatArchiveManifest loadManifest(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             synchronized (scope) {
                 return manifest(sessionId);
             }

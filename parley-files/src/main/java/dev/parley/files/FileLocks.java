@@ -32,7 +32,7 @@ final class FileLocks {
      * @throws UnavailableException if the lock is not granted within {@link #WAIT_MILLIS}
      */
     static <T> T with(Path path, FileChannel channel, boolean shared, Locked<T> work) throws IOException {
-        ReentrantLock local = IN_JVM.computeIfAbsent(path.toAbsolutePath().normalize(), p -> new ReentrantLock());
+        ReentrantLock local = IN_JVM.computeIfAbsent(key(path), p -> new ReentrantLock());
         try {
             if (!local.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
                 throw new UnavailableException(path + " is locked by another thread", null);
@@ -52,6 +52,20 @@ final class FileLocks {
             }
         } finally {
             local.unlock();
+        }
+    }
+
+    /**
+     * One key per file, however it is reached: the real path of its directory (symbolic links resolved), so that two
+     * stores opened through a link and its target share the in-JVM lock instead of failing with an overlapping lock.
+     */
+    private static Path key(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        try {
+            return parent == null ? absolute : parent.toRealPath().resolve(absolute.getFileName());
+        } catch (IOException e) {
+            return absolute;
         }
     }
 

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.CorruptRecordException;
 import dev.parley.core.UnavailableException;
+import dev.parley.core.UnsupportedException;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.CatalogEntry;
@@ -26,7 +28,6 @@ import dev.parley.json.repository.CatalogCursorCodec;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,6 +67,8 @@ public final class FileRepositories implements Repositories {
     static final String CATALOG = "chat-sessions.catalog.json";
     static final String BODIES = "chat-sessions";
     static final String LOCATOR_PREFIX = ".parley/chat-sessions/";
+    /** The catalog file's format version. */
+    static final int CATALOG_VERSION = 1;
 
     private final Path root;
 
@@ -76,7 +79,7 @@ public final class FileRepositories implements Repositories {
 
     /** The directory of a scope. */
     public Path scopeDirectory(String scope) {
-        return root.resolve(PathSegments.encode(scope));
+        return root.resolve(PathSegments.encode(Repositories.requireScope(scope)));
     }
 
     @Override
@@ -144,7 +147,7 @@ public final class FileRepositories implements Repositories {
         try {
             return Json.parse(Files.readString(file, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            throw new StorageCorruptionException(file.toString(), "not valid JSON: " + e.getOriginalMessage(), e, archive);
+            throw new StorageCorruptionException(file.toString(), "not valid JSON: " + Json.problem(e), e, archive);
         }
     }
 
@@ -166,26 +169,37 @@ public final class FileRepositories implements Repositories {
                 return new ArrayList<>();
             }
             String where = catalogFile.toString();
-            StrictObject o = StrictObject.of(root, where).allowOnly(Set.of("version", "sessions"));
-            if (o.longValue("version") != 1) {
-                throw new StorageCorruptionException(where, "unsupported catalog version " + o.required("version"), null, false);
+            try {
+                StrictObject o = StrictObject.of(root, where).allowOnly(Set.of("version", "sessions"));
+                long version = o.longValue("version");
+                if (version > CATALOG_VERSION) {
+                    throw new UnsupportedException(where + " has catalog version " + version
+                            + ", newer than this Parley understands (" + CATALOG_VERSION + "); upgrade Parley to read it");
+                }
+                if (version != CATALOG_VERSION) {
+                    throw new StorageCorruptionException(where, "unknown catalog version " + version, null, false);
+                }
+                JsonNode sessions = o.required("sessions");
+                if (!sessions.isArray()) {
+                    throw new StorageCorruptionException(where, "sessions is not a list", null, false);
+                }
+                List<CatalogEntry> out = new ArrayList<>();
+                for (int i = 0; i < sessions.size(); i++) {
+                    out.add(ChatSessionCodec.parseCatalogEntry(sessions.get(i), where + " sessions[" + i + "]"));
+                }
+                return out;
+            } catch (StorageCorruptionException e) {
+                throw e;
+            } catch (CorruptRecordException e) {
+                throw new StorageCorruptionException(e.location(), e.detail(), e, false);
             }
-            JsonNode sessions = o.required("sessions");
-            if (!sessions.isArray()) {
-                throw new StorageCorruptionException(where, "sessions is not a list", null, false);
-            }
-            List<CatalogEntry> out = new ArrayList<>();
-            for (int i = 0; i < sessions.size(); i++) {
-                out.add(ChatSessionCodec.parseCatalogEntry(sessions.get(i), where + " sessions[" + i + "]"));
-            }
-            return out;
         }
 
         private void writeCatalog(List<CatalogEntry> entries) throws IOException {
             List<CatalogEntry> sorted = new ArrayList<>(entries);
             sorted.sort(CatalogOrder.ENTRIES);
             ObjectNode root = Json.object();
-            root.put("version", 1);
+            root.put("version", CATALOG_VERSION);
             ArrayNode sessions = root.putArray("sessions");
             sorted.forEach(e -> sessions.add(ChatSessionCodec.encodeCatalogEntry(e)));
             AtomicFiles.write(catalogFile, pretty(root));
@@ -227,17 +241,32 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public Optional<StoredSession> read(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             try {
-                CatalogEntry entry = find(readCatalog(), sessionId);
-                if (entry == null) {
-                    return Optional.empty();
+                // A writer may replace the catalog and remove the body this catalog names between the two reads:
+                // then the catalog has moved on, and reading it again gives the current answer. Only a body missing
+                // under an unchanged catalog is corruption.
+                for (int attempt = 0; ; attempt++) {
+                    CatalogEntry entry = find(readCatalog(), sessionId);
+                    if (entry == null) {
+                        return Optional.empty();
+                    }
+                    try {
+                        return Optional.of(new StoredSession(readBody(sessionId, entry.revision()), entry.revision()));
+                    } catch (NoSuchFileException e) {
+                        CatalogEntry now = find(readCatalog(), sessionId);
+                        if (now != null && now.revision() == entry.revision() || attempt == 10) {
+                            throw new StorageCorruptionException(e.getFile(),
+                                    "the catalog references a session body that is missing", e, false);
+                        }
+                    }
                 }
-                return Optional.of(new StoredSession(readBody(sessionId, entry.revision()), entry.revision()));
             } catch (IOException e) {
                 throw new UnavailableException("cannot read session " + sessionId + " in " + dir + ": " + e.getMessage(), e);
             }
         }
 
+        /** The body of a revision. @throws NoSuchFileException if it is not there */
         private ChatSession readBody(String id, long revision) throws IOException {
             Path file = body(dir, id, revision);
             try {
@@ -251,8 +280,7 @@ public final class FileRepositories implements Repositories {
                 if (revision == 1 && Files.exists(legacy)) {
                     return ChatSessionCodec.parseTolerant(parseFile(legacy, false), legacy.toString());
                 }
-                throw new StorageCorruptionException(file.toString(), "the catalog references a session body that is missing",
-                        e, false);
+                throw e;
             }
         }
 
@@ -291,12 +319,15 @@ public final class FileRepositories implements Repositories {
                 catalog.remove(current);
                 catalog.add(CatalogEntry.of(session, next));
                 writeCatalog(catalog);
+                // Nothing references the previous body any more; a reader that still holds the old catalog retries.
+                Files.deleteIfExists(body(dir, session.id(), expectedRevision));
                 return Optional.of(new StoredSession(session, next));
             });
         }
 
         @Override
         public boolean delete(String sessionId, long expectedRevision) {
+            ChatSession.requireId(sessionId, "session id");
             return locked(lock(), () -> {
                 List<CatalogEntry> catalog = readCatalog();
                 CatalogEntry current = find(catalog, sessionId);
@@ -308,10 +339,8 @@ public final class FileRepositories implements Repositories {
                 }
                 catalog.remove(current);
                 writeCatalog(catalog);
-                // The catalog no longer references the bodies: removing them now is safe (and only tidies up).
-                for (long r = 1; r <= current.revision(); r++) {
-                    Files.deleteIfExists(body(dir, sessionId, r));
-                }
+                // The catalog no longer references the body: removing it now is safe (and only tidies up).
+                Files.deleteIfExists(body(dir, sessionId, current.revision()));
                 return true;
             });
         }
@@ -326,6 +355,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public ChatArchiveManifest loadManifest(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             try {
                 return manifest(sessionId);
             } catch (IOException e) {
@@ -347,9 +377,17 @@ public final class FileRepositories implements Repositories {
             if (!summaryLocator.startsWith(LOCATOR_PREFIX)) {
                 return Optional.empty();
             }
-            Path file = dir.resolve(BODIES).resolve(summaryLocator.substring(LOCATOR_PREFIX.length())).normalize();
+            Path file;
+            try {
+                file = dir.resolve(BODIES).resolve(summaryLocator.substring(LOCATOR_PREFIX.length())).normalize();
+            } catch (java.nio.file.InvalidPathException e) {
+                return Optional.empty(); // not a path this store could have written
+            }
             if (!file.startsWith(dir.resolve(BODIES))) {
                 throw new StorageCorruptionException(summaryLocator, "the locator escapes the store", null, true);
+            }
+            if (!summaryLocator.endsWith(".summary.md") || Files.isDirectory(file)) {
+                return Optional.empty();
             }
             try {
                 String text = Files.readString(file, StandardCharsets.UTF_8);
@@ -357,7 +395,7 @@ public final class FileRepositories implements Repositories {
             } catch (NoSuchFileException e) {
                 return Optional.empty();
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                throw new UnavailableException("cannot read the summary " + file + ": " + e.getMessage(), e);
             }
         }
 

@@ -91,12 +91,17 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     /**
      * Opens the store in {@code dir}, creating the directory if needed.
      *
-     * @throws UnavailableException if the directory cannot be created or is not a directory
+     * @throws InvalidInputException if the path is an existing file
+     * @throws UnavailableException if the directory cannot be created
      */
     public static JsonlMessageLog open(Path dir, StoreOptions options) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
         Path absolute = dir.toAbsolutePath().normalize();
+        if (Files.exists(absolute) && !Files.isDirectory(absolute)) {
+            throw new InvalidInputException("jsonl:" + absolute + " is a file, not a directory: a JSONL store is a"
+                    + " directory of session files (a SQLite database file opens as sqlite:" + absolute + ")");
+        }
         try {
             Files.createDirectories(absolute);
         } catch (IOException e) {

@@ -3,6 +3,8 @@ package dev.parley.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.UnsupportedException;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.CatalogQuery;
@@ -116,5 +118,120 @@ class FileRepositoriesTest {
         assertThat(repos.archives("s").readSummary("db://elsewhere")).isEmpty();
         assertThatThrownBy(() -> repos.archives("s").readSummary(FileRepositories.LOCATOR_PREFIX + "../../../etc/passwd"))
                 .isInstanceOf(StorageCorruptionException.class);
+    }
+
+    @Test
+    void scopesAndIdsThatWouldCollideOrEscapeAreRejected() {
+        FileRepositories repos = new FileRepositories(dir.resolve("records"));
+        repos.sessions("tenant-a").create(Fixtures.session("a1"));
+        for (String scope : new String[] {"", "\uD800", "a\u0000b", "x".repeat(129)}) {
+            assertThatThrownBy(() -> repos.sessions(scope)).as(scope).isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> repos.dropScope(scope)).as(scope).isInstanceOf(InvalidInputException.class);
+        }
+        assertThatThrownBy(() -> Fixtures.session("\uD800")).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> repos.sessions("s").read("a\u0000b")).isInstanceOf(InvalidInputException.class);
+        assertThat(repos.sessions("tenant-a").read("a1")).isPresent();
+    }
+
+    @Test
+    void anUpdateRemovesTheBodyItReplacedAndADeleteItsLast() throws IOException {
+        FileRepositories repos = new FileRepositories(dir);
+        ChatSessionRepository sessions = repos.sessions("s");
+        StoredSession s = sessions.create(Fixtures.session("one"));
+        for (int i = 0; i < 20; i++) {
+            s = sessions.update(s.session().toBuilder().name("n" + i).build(), s.revision()).orElseThrow();
+        }
+        Path bodies = repos.scopeDirectory("s").resolve("chat-sessions");
+        try (Stream<Path> files = Files.list(bodies)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("one.21.json");
+        }
+        sessions.delete("one", 21);
+        try (Stream<Path> files = Files.list(bodies)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void readsRacingUpdatesAndDeletesNeverReportCorruption() throws Exception {
+        FileRepositories repos = new FileRepositories(dir);
+        ChatSessionRepository sessions = repos.sessions("s");
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread writer = new Thread(() -> {
+            try {
+                for (int i = 0; i < 150 && failure.get() == null; i++) {
+                    StoredSession s = sessions.create(Fixtures.session("racy"));
+                    s = sessions.update(s.session().toBuilder().name("again").build(), 1).orElseThrow();
+                    sessions.delete("racy", s.revision());
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+            } finally {
+                stop.set(true);
+            }
+        });
+        writer.start();
+        long reads = 0;
+        while (!stop.get()) {
+            try {
+                sessions.read("racy");
+                reads++;
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+                break;
+            }
+        }
+        writer.join();
+        assertThat(failure.get()).as("after %d reads", reads).isNull();
+    }
+
+    @Test
+    void aCatalogFromANewerParleyIsRefusedAndDamagedOnesAreCorruption() throws IOException {
+        FileRepositories repos = new FileRepositories(dir);
+        repos.sessions("s").create(Fixtures.session("one"));
+        Path catalog = repos.scopeDirectory("s").resolve(FileRepositories.CATALOG);
+        String good = Files.readString(catalog);
+
+        Files.writeString(catalog, good.replace("\"version\" : 1", "\"version\" : 9"));
+        assertThatThrownBy(() -> repos.sessions("s").read("one")).isInstanceOf(UnsupportedException.class)
+                .hasMessageContaining("newer");
+        for (String damaged : new String[] {good + "{\"junk\":1}", "null", "[]", "{\"version\":1}",
+                good.replace("\"sessions\"", "\"extra\" : 1, \"sessions\"")}) {
+            Files.writeString(catalog, damaged);
+            assertThatThrownBy(() -> repos.sessions("s").list(CatalogQuery.first(10))).as(damaged)
+                    .isInstanceOf(StorageCorruptionException.class)
+                    .hasMessageContaining(catalog.toString())
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("corrupt record at " + catalog
+                            + ": corrupt record"));
+        }
+    }
+
+    @Test
+    void oneDirectoryReachedThroughALinkSharesItsLocks() throws Exception {
+        Path real = Files.createDirectories(dir.resolve("real"));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), real);
+        ChatSessionRepository a = new FileRepositories(real).sessions("s");
+        ChatSessionRepository b = new FileRepositories(link).sessions("s");
+        java.util.List<Thread> threads = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        for (int t = 0; t < 4; t++) {
+            ChatSessionRepository repo = t % 2 == 0 ? a : b;
+            int n = t;
+            threads.add(new Thread(() -> {
+                try {
+                    for (int i = 0; i < 25; i++) {
+                        repo.create(Fixtures.session("t" + n + "-" + i));
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(failure.get()).isNull();
+        assertThat(a.list(CatalogQuery.first(200)).items()).hasSize(100);
     }
 }

@@ -86,7 +86,7 @@ public final class Detector {
             doc = Json.mapper().readTree(file.toFile());
         } catch (IOException e) {
             return Detection.malformed("not valid JSON: " + (e instanceof JsonProcessingException j
-                    ? j.getOriginalMessage() + " (line " + (j.getLocation() == null ? "?" : j.getLocation().getLineNr()) + ")"
+                    ? Json.problem(j) + " (line " + (j.getLocation() == null ? "?" : j.getLocation().getLineNr()) + ")"
                     : e.getMessage()));
         }
         Format f = documentFormat(doc);

@@ -136,6 +136,17 @@ public final class Importer {
                     }
                     format = d.format();
                     doc = d.document();
+                } else {
+                    // A forced format is for files detection cannot place; a JSONL file whose first record names
+                    // another format is a mistake, not a request (it would import as a pile of unknown records).
+                    Format seen = Detector.detect(file).format();
+                    if (seen != null && seen != format && (seen == Format.CLAUDE_CODE || seen == Format.PI
+                            || seen == Format.PARLEY)) {
+                        listener.problem(ImportProblem.fatal(file, 1, "--format " + format.cliName()
+                                + " does not fit: the file is a " + seen.cliName() + " transcript"));
+                        rejected++;
+                        continue;
+                    }
                 }
                 switch (format) {
                     case CLAUDE_CODE -> {

@@ -64,10 +64,10 @@ final class JsonLines {
             } catch (JsonProcessingException e) {
                 if (last) {
                     warnings.add(ImportProblem.warning(file, number,
-                            "the last line is incomplete (a write cut short?) and was left out: " + e.getOriginalMessage()));
+                            "the last line is incomplete (a write cut short?) and was left out: " + Json.problem(e)));
                     break;
                 }
-                throw new SourceFileException(file, number, "not valid JSON: " + e.getOriginalMessage(), e);
+                throw new SourceFileException(file, number, "not valid JSON: " + Json.problem(e), e);
             }
             if (!node.isObject()) {
                 throw new SourceFileException(file, number, "expected a JSON object, found " + node.getNodeType());

@@ -107,7 +107,7 @@ public final class EntryCodec {
         try {
             return Json.parse(text);
         } catch (JsonProcessingException e) {
-            throw new CorruptRecordException(location, "not valid JSON: " + e.getOriginalMessage(), e);
+            throw new CorruptRecordException(location, "not valid JSON: " + Json.problem(e), e);
         }
     }
 

@@ -35,6 +35,7 @@ public final class Json {
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
@@ -157,6 +158,16 @@ public final class Json {
     }
 
     /**
+     * What is wrong with a document, in words: Jackson's message without its source-location boilerplate
+     * ({@code [Source: REDACTED (…); line: 1, column: 2]} becomes {@code line 1, column 2}).
+     */
+    public static String problem(JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        return m == null ? e.getClass().getSimpleName()
+                : m.replaceAll("\\[Source: [^;\\]]*(\\([^)]*\\))?[^;\\]]*; line: (\\d+), column: (\\d+)\\]", "line $2, column $3");
+    }
+
+    /**
      * A {@link RawJson} as a node.
      *
      * @throws IllegalArgumentException if its text is not well-formed JSON
@@ -165,7 +176,7 @@ public final class Json {
         try {
             return parse(raw.text());
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not well-formed JSON: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException("not well-formed JSON: " + problem(e), e);
         }
     }
 

@@ -130,6 +130,7 @@ final class PostgresRepositories implements Repositories {
 
         @Override
         public Optional<StoredSession> read(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             return store.inTransaction("read session record " + sessionId, c -> {
                 try (PreparedStatement st = c.prepareStatement(
                         "SELECT revision, record FROM parley_chat_sessions WHERE scope_id = ? AND id = ?")) {
@@ -210,6 +211,7 @@ final class PostgresRepositories implements Repositories {
 
         @Override
         public boolean delete(String sessionId, long expectedRevision) {
+            ChatSession.requireId(sessionId, "session id");
             return store.inTransaction("delete session record " + sessionId, c -> {
                 int changed;
                 try (PreparedStatement st = c.prepareStatement(
@@ -239,7 +241,7 @@ final class PostgresRepositories implements Repositories {
                 }
                 return s;
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new StorageCorruptionException(location, "not valid JSON: " + e.getOriginalMessage(), e, false);
+                throw new StorageCorruptionException(location, "not valid JSON: " + Json.problem(e), e, false);
             }
         }
     }
@@ -253,6 +255,7 @@ final class PostgresRepositories implements Repositories {
 
         @Override
         public ChatArchiveManifest loadManifest(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             return store.inTransaction("load the archive manifest of " + sessionId, c -> manifest(c, sessionId, false));
         }
 
@@ -284,7 +287,16 @@ final class PostgresRepositories implements Repositories {
                     st.setString(2, parts[0]);
                     st.setString(3, parts[1]);
                     try (ResultSet rs = st.executeQuery()) {
-                        return rs.next() ? Optional.of(PgText.unescape(rs.getString(1))) : Optional.<String>empty();
+                        if (!rs.next()) {
+                            return Optional.<String>empty();
+                        }
+                        try {
+                            return Optional.of(PgText.unescape(rs.getString(1)));
+                        } catch (IllegalArgumentException e) {
+                            throw new StorageCorruptionException(store.where() + " parley_chat_archives scope=" + scope
+                                    + " session=" + parts[0] + " archive=" + parts[1], "the summary: " + e.getMessage(),
+                                    e, true);
+                        }
                     }
                 }
             });

@@ -99,9 +99,9 @@ public final class PostgresSchema {
                     return 0;
                 }
             }
-            try (ResultSet rs = st.executeQuery("SELECT coalesce(max(CAST(version AS integer)), 0) FROM " + HISTORY_TABLE
-                    + " WHERE success AND version IS NOT NULL AND version ~ '^[0-9]+$'")) {
-                return rs.next() ? rs.getInt(1) : 0;
+            try (ResultSet rs = st.executeQuery("SELECT version FROM " + HISTORY_TABLE
+                    + " WHERE success AND version IS NOT NULL")) {
+                return newest(rs);
             }
         } catch (SQLException e) {
             throw PostgresErrors.map(e, where, "read the schema version");
@@ -127,5 +127,28 @@ public final class PostgresSchema {
             return "postgres:" + PostgresStoreProvider.redact(h.getJdbcUrl());
         }
         return "postgres:" + dataSource.getClass().getSimpleName();
+    }
+
+    /**
+     * The newest applied version, rounded up to a whole version: {@code 2.1} counts as 3, so that a database migrated
+     * by a newer Parley with a point release is refused like any newer one. Versions that are not numbers (a host's
+     * own baseline marker) are ignored.
+     */
+    private static int newest(ResultSet rs) throws SQLException {
+        int newest = 0;
+        while (rs.next()) {
+            String v = rs.getString(1).trim();
+            if (!v.matches("\\d{1,9}(\\.\\d{1,9})*")) {
+                continue;
+            }
+            String[] parts = v.split("\\.");
+            int major = Integer.parseInt(parts[0]);
+            boolean point = false;
+            for (int i = 1; i < parts.length; i++) {
+                point |= Integer.parseInt(parts[i]) > 0;
+            }
+            newest = Math.max(newest, point ? major + 1 : major);
+        }
+        return newest;
     }
 }

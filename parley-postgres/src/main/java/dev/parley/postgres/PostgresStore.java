@@ -150,10 +150,7 @@ public final class PostgresStore implements MessageLog, SessionCatalog {
     }
 
     static String requireScope(String scope) {
-        if (scope == null || scope.isEmpty() || scope.length() > 128 || scope.indexOf('\0') >= 0) {
-            throw new InvalidInputException("invalid scope: it must be 1 to 128 characters without NUL");
-        }
-        return scope;
+        return Repositories.requireScope(scope);
     }
 
     /** The scope of this store's message log. */

@@ -89,7 +89,13 @@ public final class PostgresStoreProvider implements StoreProvider {
                 }
                 int eq = pair.indexOf('=');
                 String key = eq < 0 ? pair : pair.substring(0, eq);
-                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                String value;
+                try {
+                    value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidInputException("the value of URL parameter '" + key
+                            + "' has a malformed %-escape (write % as %25)");
+                }
                 if (key.startsWith("parley.")) {
                     params.put(key, value);
                 } else {
@@ -123,6 +129,10 @@ public final class PostgresStoreProvider implements StoreProvider {
             throw new InvalidInputException("parley.pool must be a number from 1 to 100, got " + pool);
         }
         String url = kept.isEmpty() ? base : base + "?" + String.join("&", kept);
+        if (org.postgresql.Driver.parseURL(url, null) == null) {
+            throw new InvalidInputException("postgres:" + redact(url) + " is not a JDBC URL the PostgreSQL driver accepts"
+                    + " (jdbc:postgresql://HOST[:PORT]/DATABASE[?PARAMETERS])");
+        }
         return new Parsed(url, user, password, PostgresStore.requireScope(params.getOrDefault("parley.scope",
                 PostgresStore.DEFAULT_SCOPE)), Boolean.parseBoolean(migrate), pool);
     }
@@ -139,6 +149,6 @@ public final class PostgresStoreProvider implements StoreProvider {
 
     /** The URL with any password value replaced by {@code ***}, for messages and pool names. */
     static String redact(String url) {
-        return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+        return dev.parley.core.store.Stores.redact(url);
     }
 }

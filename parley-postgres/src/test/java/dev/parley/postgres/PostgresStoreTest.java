@@ -78,6 +78,10 @@ class PostgresStoreTest {
             ArchiveAppend.Result archived = repos.archives("s").append(new ArchiveAppend("r1",
                     ArchiveRecord.draft("a1", NASTY, 1, t, null), List.of(ChatMessage.of("user", NASTY)), NASTY));
             assertThat(repos.archives("s").readSummary(archived.archive().summaryPath())).contains(NASTY);
+            // Ids PostgreSQL cannot hold are refused up front, as on every backend, not failed as "unavailable".
+            assertThatThrownBy(() -> repos.sessions("s").read("a\u0000b")).isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> repos.sessions("s").delete("a\u0000b", 1)).isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> repos.sessions("\uD800")).isInstanceOf(InvalidInputException.class);
         }
     }
 
@@ -111,6 +115,16 @@ class PostgresStoreTest {
                     .hasMessageContaining("schema version 99");
             assertThatThrownBy(() -> PostgresStore.builder(ds).migrate(false).build())
                     .isInstanceOf(UnsupportedException.class);
+        }
+        String pointRelease = TestDatabases.newEmbeddedDatabase();
+        try (HikariDataSource ds = TestDatabases.pool(pointRelease)) {
+            PostgresSchema.migrate(ds);
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("INSERT INTO parley_schema_history (installed_rank, version, description, type, script,"
+                        + " installed_by, execution_time, success) VALUES (100, '2.1', 'a point release', 'SQL',"
+                        + " 'V2_1', 'test', 0, true)");
+            }
+            assertThatThrownBy(() -> PostgresStore.builder(ds).build()).isInstanceOf(UnsupportedException.class);
         }
         String empty = TestDatabases.newEmbeddedDatabase();
         try (HikariDataSource ds = TestDatabases.pool(empty)) {
@@ -156,6 +170,13 @@ class PostgresStoreTest {
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("JDBC URL");
         assertThatThrownBy(() -> PostgresStoreProvider.parse("jdbc:postgresql://h/db?parley.pool=0", Map.of()))
                 .isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> PostgresStoreProvider.parse("jdbc:postgresql://h/db?user=u&password=50%zzs3cret",
+                Map.of())).isInstanceOf(InvalidInputException.class).hasMessageContaining("password")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cret").doesNotContain("zz"));
+        assertThatThrownBy(() -> PostgresStoreProvider.parse("jdbc:postgresql://h:notaport/db?password=pw", Map.of()))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("not a JDBC URL")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("=pw"));
+        assertThat(PostgresStoreProvider.redact("jdbc:postgresql://u:s3cret@h/db")).doesNotContain("s3cret");
     }
 
     @Test

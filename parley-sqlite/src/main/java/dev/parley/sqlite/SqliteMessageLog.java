@@ -74,6 +74,7 @@ public final class SqliteMessageLog implements MessageLog, SessionCatalog {
     /**
      * Opens (creating if needed) the database at {@code file} and brings its schema up to date.
      *
+     * @throws InvalidInputException if the path is a directory
      * @throws UnavailableException if the file cannot be opened or migrated
      * @throws dev.parley.core.UnsupportedException if the file was written by a newer Parley
      */
@@ -81,6 +82,10 @@ public final class SqliteMessageLog implements MessageLog, SessionCatalog {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(options, "options");
         Path absolute = file.toAbsolutePath();
+        if (Files.isDirectory(absolute)) {
+            throw new InvalidInputException("sqlite:" + absolute + " is a directory, not a database file (a directory"
+                    + " of JSONL session files opens as jsonl:" + absolute + ")");
+        }
         try {
             Path dir = absolute.getParent();
             if (dir != null) {

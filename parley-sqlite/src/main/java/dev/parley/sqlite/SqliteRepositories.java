@@ -53,16 +53,17 @@ final class SqliteRepositories implements Repositories {
 
     @Override
     public ChatSessionRepository sessions(String scope) {
-        return new Sessions(Objects.requireNonNull(scope, "scope"));
+        return new Sessions(Repositories.requireScope(scope));
     }
 
     @Override
     public ChatArchiveRepository archives(String scope) {
-        return new Archives(Objects.requireNonNull(scope, "scope"));
+        return new Archives(Repositories.requireScope(scope));
     }
 
     @Override
     public void dropScope(String scope) {
+        Repositories.requireScope(scope);
         log.inTransaction("drop scope " + scope, () -> {
             for (String table : List.of("chat_sessions", "chat_archive_heads", "chat_archives")) {
                 try (PreparedStatement st = log.connection().prepareStatement("DELETE FROM " + table + " WHERE scope_id = ?")) {
@@ -123,6 +124,7 @@ final class SqliteRepositories implements Repositories {
 
         @Override
         public Optional<StoredSession> read(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             return log.read("read session record " + sessionId, () -> readRow(sessionId));
         }
 
@@ -201,6 +203,7 @@ final class SqliteRepositories implements Repositories {
 
         @Override
         public boolean delete(String sessionId, long expectedRevision) {
+            ChatSession.requireId(sessionId, "session id");
             return log.inTransaction("delete session record " + sessionId, () -> {
                 int changed;
                 try (PreparedStatement st = log.connection().prepareStatement(
@@ -236,7 +239,7 @@ final class SqliteRepositories implements Repositories {
             try {
                 return ChatSessionCodec.parseStrict(Json.parse(record), location);
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new StorageCorruptionException(location, "not valid JSON: " + e.getOriginalMessage(), e, false);
+                throw new StorageCorruptionException(location, "not valid JSON: " + Json.problem(e), e, false);
             }
         }
 
@@ -254,6 +257,7 @@ final class SqliteRepositories implements Repositories {
 
         @Override
         public ChatArchiveManifest loadManifest(String sessionId) {
+            ChatSession.requireId(sessionId, "session id");
             return log.read("load archive manifest of " + sessionId, () -> manifest(sessionId));
         }
 

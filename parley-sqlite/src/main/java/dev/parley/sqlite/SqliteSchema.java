@@ -39,6 +39,9 @@ final class SqliteSchema {
         if (installed == CURRENT_VERSION) {
             return; // the common case: skip Flyway's start-up cost
         }
+        if (installed == 0) {
+            refuseForeign(dataSource, where);
+        }
         if (installed > CURRENT_VERSION) {
             throw new UnsupportedException(where + " has schema version " + installed
                     + ", newer than this Parley understands (" + CURRENT_VERSION + "); upgrade Parley to open it");
@@ -65,12 +68,53 @@ final class SqliteSchema {
                     return 0;
                 }
             }
-            try (ResultSet rs = st.executeQuery("SELECT max(CAST(version AS INTEGER)) FROM " + HISTORY_TABLE
+            try (ResultSet rs = st.executeQuery("SELECT version FROM " + HISTORY_TABLE
                     + " WHERE success = 1 AND version IS NOT NULL")) {
-                return rs.next() ? rs.getInt(1) : 0;
+                return newest(rs);
             }
         } catch (SQLException e) {
             throw SqliteErrors.map(e, where, "read the schema version");
+        }
+    }
+
+    /**
+     * The newest applied version, rounded up to a whole version: {@code 2.1} counts as 3, so that a database migrated
+     * by a newer Parley with a point release is refused like any newer one. Versions that are not numbers (a host's
+     * own baseline marker) are ignored.
+     */
+    private static int newest(ResultSet rs) throws SQLException {
+        int newest = 0;
+        while (rs.next()) {
+            String v = rs.getString(1).trim();
+            if (!v.matches("\\d{1,9}(\\.\\d{1,9})*")) {
+                continue;
+            }
+            String[] parts = v.split("\\.");
+            int major = Integer.parseInt(parts[0]);
+            boolean point = false;
+            for (int i = 1; i < parts.length; i++) {
+                point |= Integer.parseInt(parts[i]) > 0;
+            }
+            newest = Math.max(newest, point ? major + 1 : major);
+        }
+        return newest;
+    }
+
+    /** A database that holds other tables and no Parley history belongs to another application: leave it alone. */
+    private static void refuseForeign(DataSource dataSource, String where) {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'"
+                     + " AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 5")) {
+            java.util.List<String> tables = new java.util.ArrayList<>();
+            while (rs.next()) {
+                tables.add(rs.getString(1));
+            }
+            if (!tables.isEmpty()) {
+                throw new UnsupportedException(where + " is a SQLite database of another application (tables " + tables
+                        + "); Parley does not write into it: give a new file");
+            }
+        } catch (SQLException e) {
+            throw SqliteErrors.map(e, where, "read the tables");
         }
     }
 }

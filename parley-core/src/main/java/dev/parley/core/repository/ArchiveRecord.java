@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
 public record ArchiveRecord(String id, String path, String summaryPath, @Nullable String shortDescription,
                             long messageCount, Instant createdAt, @Nullable String summaryModel) {
     public ArchiveRecord {
-        if (id.isEmpty() || path.isEmpty() || summaryPath.isEmpty()) {
-            throw new InvalidInputException("an archive record needs a non-empty id, path and summaryPath");
+        ChatSession.requireId(id, "archive id");
+        if (path.isEmpty() || summaryPath.isEmpty()) {
+            throw new InvalidInputException("an archive record needs a non-empty path and summaryPath");
         }
         if (messageCount < 0) {
             throw new InvalidInputException("messageCount must not be negative");

@@ -63,17 +63,51 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         }
     }
 
-    /** @throws InvalidInputException unless the id is non-empty, at most {@value #MAX_ID_LENGTH} chars, without NUL */
+    /**
+     * Checks an id of the repository contract (session, archive): 1 to {@value #MAX_ID_LENGTH} characters, no NUL, no
+     * unpaired surrogate (which UTF-8 cannot carry: two such ids would become one stored id).
+     *
+     * @return the id
+     * @throws InvalidInputException if it is not
+     */
     public static String requireId(String id, String what) {
-        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH || id.indexOf('\0') >= 0) {
+        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH || id.indexOf('\0') >= 0
+                || hasUnpairedSurrogate(id)) {
             throw new InvalidInputException("invalid " + what + ": it must be 1 to " + MAX_ID_LENGTH
-                    + " characters without NUL");
+                    + " characters without NUL or unpaired surrogates");
         }
         return id;
     }
 
+    /** Whether the text holds a surrogate that is not half of a pair. */
+    public static boolean hasUnpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                } else {
+                    return true;
+                }
+            } else if (Character.isLowSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The earliest instant a record holds: catalogs order by fixed-width ISO-8601 text, years 0000 to 9999. */
+    public static final Instant MIN_INSTANT = Instant.parse("0000-01-01T00:00:00Z");
+    /** The latest instant a record holds. */
+    public static final Instant MAX_INSTANT = Instant.parse("9999-12-31T23:59:59.999Z");
+
+    /** The instant to the millisecond. @throws InvalidInputException outside years 0000 to 9999 */
     static Instant millis(Instant i) {
-        return i.truncatedTo(ChronoUnit.MILLIS);
+        Instant t = i.truncatedTo(ChronoUnit.MILLIS);
+        if (t.isBefore(MIN_INSTANT) || t.isAfter(MAX_INSTANT)) {
+            throw new InvalidInputException("instant " + i + " is outside the years 0000 to 9999 that records hold");
+        }
+        return t;
     }
 
     /** Whether the session is archived. */

@@ -41,6 +41,14 @@ public final class Stores {
         return provider.open(uri.substring(colon + 1), options);
     }
 
+    /**
+     * The URI with its secrets masked, for messages, logs and prompts: every {@code password=} parameter value and the
+     * password of a {@code //user:password@host} authority become {@code ***}.
+     */
+    public static String redact(String uri) {
+        return uri.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("(//[^/@:?#]*:)[^/@?#]*@", "$1***@");
+    }
+
     /** The default store's URI: {@code sqlite:$PARLEY_HOME/parley.db}. */
     public static String defaultUri() {
         return "sqlite:" + home().resolve("parley.db");

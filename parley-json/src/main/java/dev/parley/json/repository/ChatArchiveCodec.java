@@ -17,12 +17,26 @@ import java.util.Set;
 
 /**
  * The archive manifest as JSON (Heddle's {@code ChatArchivePersistenceCodec}):
- * {@code {"version":1,"sessionId":…,"currentSummaryPath":…,"archives":[…]}}, parsed strictly. The pure operations
- * ({@code emptyManifest}, {@code appendArchive}) are {@link ChatArchiveManifest#empty} and
- * {@link ChatArchiveManifest#withArchive}.
+ * {@code {"version":1,"sessionId":…,"currentSummaryPath":…,"archives":[…]}}, parsed strictly, and the codec's pure
+ * operations under Heddle's names ({@link #emptyManifest}, {@link #appendArchive}).
  */
 public final class ChatArchiveCodec {
     private ChatArchiveCodec() {}
+
+    /** Heddle's {@code emptyManifest}: the manifest of a session without archives ({@link ChatArchiveManifest#empty}). */
+    public static ChatArchiveManifest emptyManifest(String sessionId) {
+        return ChatArchiveManifest.empty(sessionId);
+    }
+
+    /**
+     * Heddle's {@code appendArchive}: the manifest with one more archive, which becomes the current summary
+     * ({@link ChatArchiveManifest#withArchive}).
+     *
+     * @throws InvalidInputException if the archive id is already listed
+     */
+    public static ChatArchiveManifest appendArchive(ChatArchiveManifest manifest, ArchiveRecord archive) {
+        return manifest.withArchive(archive);
+    }
 
     /** The manifest as JSON. */
     public static ObjectNode encodeManifest(ChatArchiveManifest m) {
@@ -85,7 +99,7 @@ public final class ChatArchiveCodec {
         try {
             return parseManifest(Json.parse(text), expectedSessionId, location);
         } catch (JsonProcessingException e) {
-            throw new StorageCorruptionException(location, "not valid JSON: " + e.getOriginalMessage(), e, true);
+            throw new StorageCorruptionException(location, "not valid JSON: " + Json.problem(e), e, true);
         }
     }
 }

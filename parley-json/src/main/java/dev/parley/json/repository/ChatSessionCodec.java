@@ -447,8 +447,9 @@ public final class ChatSessionCodec {
         if (e instanceof StorageCorruptionException s) {
             return s;
         }
-        String detail = e instanceof CorruptRecordException c && c.getMessage().startsWith("corrupt record at ")
-                ? c.getMessage() : e.getMessage();
-        return new StorageCorruptionException(location, detail, e, false);
+        if (e instanceof CorruptRecordException c) {
+            return new StorageCorruptionException(c.location(), c.detail(), e, false);
+        }
+        return new StorageCorruptionException(location, e.getMessage(), e, false);
     }
 }

@@ -1,0 +1,37 @@
+package dev.parley.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.core.repository.ArchiveRecord;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.repository.Repositories;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The record rules every backend relies on: ids and scopes that survive UTF-8, instants that sort as text. */
+class ChatSessionRulesTest {
+    @Test
+    void idsAndScopesMustSurviveUtf8() {
+        for (String bad : new String[] {"", "a\u0000b", "\uD800", "x\uDC00", "\uDC00\uD800"}) {
+            assertThatThrownBy(() -> ChatSession.requireId(bad, "session id")).as(bad)
+                    .isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> Repositories.requireScope(bad)).as(bad).isInstanceOf(InvalidInputException.class);
+        }
+        assertThatThrownBy(() -> ArchiveRecord.draft("\uD800", null, 0, Instant.EPOCH, null))
+                .isInstanceOf(InvalidInputException.class);
+        assertThat(ChatSession.requireId("😀 \uE000 ok", "session id")).isEqualTo("😀 \uE000 ok");
+        assertThat(Repositories.requireScope("x".repeat(128))).hasSize(128);
+        assertThatThrownBy(() -> Repositories.requireScope("x".repeat(129))).isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void instantsLieInFourDigitYearsAndKeepMilliseconds() {
+        assertThatThrownBy(() -> ChatSession.builder("s", Instant.parse("+10000-01-01T00:00:00Z")).build())
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("0000 to 9999");
+        assertThatThrownBy(() -> ChatSession.builder("s", Instant.parse("-0001-12-31T00:00:00Z")).build())
+                .isInstanceOf(InvalidInputException.class);
+        ChatSession s = ChatSession.builder("s", Instant.parse("9999-12-31T23:59:59.999999Z")).build();
+        assertThat(s.updatedAt()).isEqualTo(Instant.parse("9999-12-31T23:59:59.999Z"));
+    }
+}
