@@ -10,8 +10,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Locks on files, across threads and processes. A {@link FileLock} is held by the whole JVM, and two overlapping
- * locks in one JVM fail, so each path also has one in-JVM lock that threads take first.
+ * Locks on files, across threads and processes. A {@link FileLock} is a POSIX record lock held by the whole JVM, and
+ * the operating system drops every such lock a process holds on a file as soon as the process closes <em>any</em>
+ * descriptor of that file. So each path has one in-JVM lock that threads take first, and every descriptor of the
+ * file — the locked channel itself, and anything else that opens the file, such as stamping its modification time —
+ * is opened and closed only while that in-JVM lock is held: no thread of this JVM can then drop another's lock.
  */
 final class FileLocks {
     /** How long to wait for another process's lock before failing with a retriable error, in milliseconds. */
@@ -21,17 +24,29 @@ final class FileLocks {
 
     private FileLocks() {}
 
+    /** Opens the channel to lock (after the in-JVM lock is taken). */
+    interface Opener {
+        FileChannel open() throws IOException;
+    }
+
     /** Work done while holding a lock. */
     interface Locked<T> {
-        T run() throws IOException;
+        T run(FileChannel channel) throws IOException;
+    }
+
+    /** Work done after the file lock is released, still under the in-JVM lock, before the channel is closed. */
+    interface Released {
+        void run() throws IOException;
     }
 
     /**
-     * Runs {@code work} holding the path's in-JVM lock and a file lock on {@code channel} (shared or exclusive).
+     * Takes the path's in-JVM lock, opens the channel, takes a file lock on it (shared or exclusive), runs {@code work},
+     * releases the file lock, runs {@code released} (if any), closes the channel and releases the in-JVM lock.
      *
-     * @throws UnavailableException if the lock is not granted within {@link #WAIT_MILLIS}
+     * @throws UnavailableException if a lock is not granted within {@link #WAIT_MILLIS}
+     * @throws IOException as the opener or the work throw it (a missing file: {@link java.nio.file.NoSuchFileException})
      */
-    static <T> T with(Path path, FileChannel channel, boolean shared, Locked<T> work) throws IOException {
+    static <T> T with(Path path, boolean shared, Opener opener, Locked<T> work, Released released) throws IOException {
         ReentrantLock local = IN_JVM.computeIfAbsent(key(path), p -> new ReentrantLock());
         try {
             if (!local.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -41,18 +56,28 @@ final class FileLocks {
             Thread.currentThread().interrupt();
             throw new UnavailableException("interrupted while waiting for the lock of " + path, e);
         }
-        try {
+        try (FileChannel channel = opener.open()) {
+            T result;
             FileLock lock = acquire(path, channel, shared);
             try {
-                return work.run();
+                result = work.run(channel);
             } finally {
                 if (lock.isValid()) {
                     lock.release();
                 }
             }
+            if (released != null) {
+                released.run();
+            }
+            return result;
         } finally {
             local.unlock();
         }
+    }
+
+    /** {@link #with(Path, boolean, Opener, Locked, Released)} with nothing to do after the release. */
+    static <T> T with(Path path, boolean shared, Opener opener, Locked<T> work) throws IOException {
+        return with(path, shared, opener, work, null);
     }
 
     /**

@@ -125,10 +125,8 @@ public final class FileRepositories implements Repositories {
     static <T> T locked(Path lockFile, Work<T> work) {
         try {
             Files.createDirectories(lockFile.getParent());
-            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
-                return FileLocks.with(lockFile, channel, false, work::run);
-            }
+            return FileLocks.with(lockFile, false, () -> FileChannel.open(lockFile, StandardOpenOption.CREATE,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE), channel -> work.run());
         } catch (IOException e) {
             throw new UnavailableException("cannot write under " + lockFile.getParent() + ": " + e.getMessage(), e);
         }

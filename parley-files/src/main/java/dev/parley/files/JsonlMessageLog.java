@@ -188,7 +188,6 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             tail.write(kept.toByteArray());
             writeFully(channel, ByteBuffer.wrap(tail.toByteArray()), end);
             channel.force(false);
-            touch(session);
             indexes.remove(session);
             return null;
         });
@@ -290,8 +289,9 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         if (!Files.exists(file)) {
             return false;
         }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            boolean existed = FileLocks.with(file, channel, false, () -> Files.deleteIfExists(file));
+        try {
+            boolean existed = FileLocks.with(file, false, () -> FileChannel.open(file, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE), channel -> Files.deleteIfExists(file));
             // Only this session's own sidecars: another session's id may start with this one's file name.
             java.util.regex.Pattern sidecar = java.util.regex.Pattern.compile(
                     java.util.regex.Pattern.quote(session.value() + SUFFIX) + "\\.torn-\\d+(-\\d+)?");
@@ -328,28 +328,30 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         Path file = fileOf(session);
         try {
             boolean existed = Files.exists(file);
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE)) {
+            return FileLocks.with(file, false, () -> {
+                FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
                 if (!existed) {
                     syncDirectory();
                 }
-                return FileLocks.with(file, channel, false, () -> {
-                    long size = channel.size();
-                    SessionFile.Index index = refresh(session, channel, size);
-                    if (index.hasTornTail(size)) {
-                        setAside(session, channel, index, size);
-                    }
-                    if (index.header == null) {
-                        NewSession s = create != null ? create : NewSession.of(session);
-                        SessionFile.Header header = new SessionFile.Header(session, options.clock().instant(), s.title(),
-                                s.origin(), s.metadata());
-                        appendDurably(session, channel, index, SessionFile.headerLine(header));
-                    } else if (create != null) {
-                        throw new AlreadyExistsException("session " + session + " already exists");
-                    }
-                    return work.run(channel, index);
-                });
-            }
+                return channel;
+            }, channel -> {
+                long size = channel.size();
+                SessionFile.Index index = refresh(session, channel, size);
+                if (index.hasTornTail(size)) {
+                    setAside(session, channel, index, size);
+                }
+                if (index.header == null) {
+                    NewSession s = create != null ? create : NewSession.of(session);
+                    SessionFile.Header header = new SessionFile.Header(session, options.clock().instant(), s.title(),
+                            s.origin(), s.metadata());
+                    appendDurably(session, channel, index, SessionFile.headerLine(header));
+                } else if (create != null) {
+                    throw new AlreadyExistsException("session " + session + " already exists");
+                }
+                return work.run(channel, index);
+            // Stamping the time opens and closes another descriptor of the file: only once the file lock is released.
+            }, () -> touch(session));
         } catch (IOException e) {
             throw new UnavailableException("cannot write " + file + ": " + e.getMessage(), e);
         }
@@ -357,8 +359,9 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     private <T> T read(SessionId session, ReadWork<T> work, T absent) {
         Path file = fileOf(session);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            return FileLocks.with(file, channel, true, () -> work.run(channel, channel.size()));
+        try {
+            return FileLocks.with(file, true, () -> FileChannel.open(file, StandardOpenOption.READ),
+                    channel -> work.run(channel, channel.size()));
         } catch (NoSuchFileException e) {
             return absent;
         } catch (IOException e) {
@@ -398,7 +401,6 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             throws IOException {
         writeFully(channel, ByteBuffer.wrap(bytes), index.committedEnd);
         channel.force(false);
-        touch(session);
         refresh(session, channel, channel.size());
     }
 
@@ -434,6 +436,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    /**
+     * Stamps the file with the store clock's time (the catalog's updated-at). Call it without holding the file's lock
+     * (see {@link #write}).
+     */
     private void touch(SessionId session) {
         try {
             Files.setLastModifiedTime(fileOf(session), FileTime.from(options.clock().instant()));
