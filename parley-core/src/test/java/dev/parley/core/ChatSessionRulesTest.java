@@ -34,4 +34,12 @@ class ChatSessionRulesTest {
         ChatSession s = ChatSession.builder("s", Instant.parse("9999-12-31T23:59:59.999999Z")).build();
         assertThat(s.updatedAt()).isEqualTo(Instant.parse("9999-12-31T23:59:59.999Z"));
     }
+
+    @Test
+    void aPointReleaseCountsAsTheNextVersion() {
+        assertThat(dev.parley.core.store.SchemaVersions.newest(java.util.List.of("1", "2"))).isEqualTo(2);
+        assertThat(dev.parley.core.store.SchemaVersions.newest(java.util.List.of("1", "2.0", "2.1"))).isEqualTo(3);
+        assertThat(dev.parley.core.store.SchemaVersions.newest(java.util.List.of("<< baseline >>", "99999999999")))
+                .isZero();
+    }
 }

@@ -100,28 +100,13 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
 
         @Override
         public CatalogPage list(CatalogQuery query) {
-            CatalogOrder.Position after = CatalogCursorCodec.decode(query.cursor());
             List<CatalogEntry> all = new ArrayList<>();
             synchronized (scope) {
                 for (Map.Entry<String, Row> e : scope.sessions.entrySet()) {
                     all.add(CatalogEntry.of(decode(e.getKey(), e.getValue()), e.getValue().revision()));
                 }
             }
-            all.sort(CatalogOrder.ENTRIES);
-            List<CatalogEntry> page = new ArrayList<>();
-            boolean more = false;
-            for (CatalogEntry e : all) {
-                if (!query.matches(e) || after != null && !after.isBefore(e)) {
-                    continue;
-                }
-                if (page.size() == query.limit()) {
-                    more = true;
-                    break;
-                }
-                page.add(e);
-            }
-            String next = more ? CatalogCursorCodec.encode(CatalogOrder.Position.of(page.get(page.size() - 1))) : null;
-            return new CatalogPage(page, next);
+            return CatalogCursorCodec.page(all, query);
         }
 
         @Override

@@ -214,27 +214,12 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public CatalogPage list(CatalogQuery query) {
-            CatalogOrder.Position after = CatalogCursorCodec.decode(query.cursor());
-            List<CatalogEntry> all;
+            CatalogCursorCodec.decode(query.cursor()); // a damaged cursor fails before any I/O
             try {
-                all = readCatalog();
+                return CatalogCursorCodec.page(readCatalog(), query);
             } catch (IOException e) {
                 throw new UnavailableException("cannot read " + catalogFile + ": " + e.getMessage(), e);
             }
-            all.sort(CatalogOrder.ENTRIES);
-            List<CatalogEntry> page = new ArrayList<>();
-            boolean more = false;
-            for (CatalogEntry e : all) {
-                if (!query.matches(e) || after != null && !after.isBefore(e)) {
-                    continue;
-                }
-                if (page.size() == query.limit()) {
-                    more = true;
-                    break;
-                }
-                page.add(e);
-            }
-            return new CatalogPage(page, more ? CatalogCursorCodec.encode(CatalogOrder.Position.of(page.get(page.size() - 1))) : null);
         }
 
         @Override

@@ -129,26 +129,11 @@ public final class PostgresSchema {
         return "postgres:" + dataSource.getClass().getSimpleName();
     }
 
-    /**
-     * The newest applied version, rounded up to a whole version: {@code 2.1} counts as 3, so that a database migrated
-     * by a newer Parley with a point release is refused like any newer one. Versions that are not numbers (a host's
-     * own baseline marker) are ignored.
-     */
     private static int newest(ResultSet rs) throws SQLException {
-        int newest = 0;
+        java.util.List<String> versions = new java.util.ArrayList<>();
         while (rs.next()) {
-            String v = rs.getString(1).trim();
-            if (!v.matches("\\d{1,9}(\\.\\d{1,9})*")) {
-                continue;
-            }
-            String[] parts = v.split("\\.");
-            int major = Integer.parseInt(parts[0]);
-            boolean point = false;
-            for (int i = 1; i < parts.length; i++) {
-                point |= Integer.parseInt(parts[i]) > 0;
-            }
-            newest = Math.max(newest, point ? major + 1 : major);
+            versions.add(rs.getString(1));
         }
-        return newest;
+        return dev.parley.core.store.SchemaVersions.newest(versions);
     }
 }

@@ -3,14 +3,19 @@ package dev.parley.json.repository;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.repository.CatalogEntry;
 import dev.parley.core.repository.CatalogOrder;
+import dev.parley.core.repository.CatalogPage;
+import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.InvalidCursorException;
 import dev.parley.json.Instants;
 import dev.parley.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -67,5 +72,31 @@ public final class CatalogCursorCodec {
         } catch (IllegalArgumentException | JsonProcessingException e) {
             throw new InvalidCursorException("not base64url JSON", e);
         }
+    }
+
+    /**
+     * One page of a catalog held whole in memory (the memory and file backends): sorts {@code entries} in catalog
+     * order, applies the query's filters, then its cursor, and cuts at its limit; the next cursor is set only when
+     * more entries match.
+     *
+     * @param entries every entry of the scope, in any order (the list is not changed)
+     * @throws dev.parley.core.repository.InvalidCursorException if the query's cursor is damaged
+     */
+    public static CatalogPage page(List<CatalogEntry> entries,
+                                                              CatalogQuery query) {
+        CatalogOrder.Position after = decode(query.cursor());
+        List<CatalogEntry> sorted = new ArrayList<>(entries);
+        sorted.sort(CatalogOrder.ENTRIES);
+        List<CatalogEntry> page = new ArrayList<>();
+        for (CatalogEntry e : sorted) {
+            if (!query.matches(e) || after != null && !after.isBefore(e)) {
+                continue;
+            }
+            if (page.size() == query.limit()) {
+                return new CatalogPage(page, encode(CatalogOrder.Position.of(page.get(page.size() - 1))));
+            }
+            page.add(e);
+        }
+        return new CatalogPage(page, null);
     }
 }
