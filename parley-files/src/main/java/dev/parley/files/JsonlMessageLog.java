@@ -53,20 +53,25 @@ import org.jspecify.annotations.Nullable;
  * The message log as a directory of JSONL files, one per session: {@code DIR/<session-id>.jsonl} (the layout is
  * described on {@link SessionFile}). panto's {@code FSJSONLStore}, made safe:
  * <ul>
- *   <li>the header is written when the session is created, not lazily;</li>
+ *   <li>the file is created with its header in place (written to a temporary file and linked into place), never
+ *       empty, and of two creators exactly one wins;</li>
  *   <li>every append is one write followed by {@code fdatasync}, and returns only after it;</li>
- *   <li>each write holds an exclusive lock on the file (shared for reads), across threads and processes;</li>
+ *   <li>each write holds an exclusive lock on the file (shared for reads), across threads and processes, and works
+ *       on the file the path names once the lock is granted (its identity is checked; a file replaced or deleted
+ *       meanwhile is let go and the operation starts over); no descriptor of a locked file is closed while the lock
+ *       is held, since that would drop it;</li>
  *   <li>a torn tail (an append a crash cut short) is ignored when reading and, on the next write, set aside
  *       into {@code <file>.torn-<millis>} with a warning, so the next append starts on a fresh line;</li>
  *   <li>a damaged complete line makes the read fail, naming the file and line;</li>
  *   <li>an append writes only new lines: its cost does not grow with the session (an in-memory index, refreshed
  *       incrementally from what other writers appended, answers the id and parent checks).</li>
  * </ul>
- * Truncation cuts the file at the end of the kept entry's line (keeping usage records written after it) and writes
- * a marker so that sequence numbers are never reused.
+ * Truncation rewrites the file into a temporary one that replaces it atomically: the kept lines (an entry cut from
+ * the middle of a batch ends it), a marker with the highest seq ever assigned so that seqs are never reused, and the
+ * usage records written after the cut.
  *
- * <p>The catalog reads session headers; {@code DIR/.parley-catalog-cache.json} caches them keyed by file size and
- * modification time. It is derived data: delete it at will, it is rebuilt.
+ * <p>The catalog reads session headers; {@code DIR/.parley-catalog-cache.json} caches them keyed by file identity, size,
+ * and modification and status-change times. It is derived data: delete it at will, it is rebuilt.
  *
  * <p>Thread-safe.
  */
@@ -74,6 +79,8 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     private static final System.Logger LOG = System.getLogger(JsonlMessageLog.class.getName());
     static final String SUFFIX = ".jsonl";
     static final String CACHE = ".parley-catalog-cache.json";
+    /** The cache file's format: 2 keys entries by {@link #stamp}; a cache of another version is ignored. */
+    static final int CACHE_VERSION = 2;
 
     private final Path dir;
     private final StoreOptions options;
@@ -141,7 +148,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             AppendCheck.check(session, agent, batch, id -> false);
             return List.of();
         }
-        return write(session, null, (channel, index) -> {
+        return write(session, Mode.APPEND, null, (channel, index) -> {
             AppendCheck.check(session, agent, batch, index.lineEnds::containsKey);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             List<Entry> stored = new ArrayList<>(batch.size());
@@ -157,47 +164,82 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The file is rewritten — the kept lines, a truncate marker carrying the highest seq ever assigned, the usage
+     * records written after the cut — into a temporary file that replaces it atomically: a crash leaves the old file
+     * or the new one, never a half-cut one. An entry cut out of the middle of a batch ends the batch. Other instances
+     * and processes see that the path names a new file and read it afresh.
+     */
     @Override
     public synchronized void truncateAfter(SessionId session, EntryId entry) {
-        if (!Files.exists(fileOf(session))) {
-            throw new NotFoundException("no entry " + entry + " in session " + session);
-        }
-        write(session, null, (channel, index) -> {
-            Long end = index.lineEnds.get(entry);
-            if (end == null) {
+        Path file = fileOf(session);
+        write(session, Mode.EXISTING, null, (channel, index) -> {
+            if (!index.lineEnds.containsKey(entry)) {
                 throw new NotFoundException("no entry " + entry + " in session " + session);
             }
-            // Usage totals never decrease: keep the usage records written after the cut.
-            ByteArrayOutputStream kept = new ByteArrayOutputStream();
-            byte[] after = SessionFile.read(channel, end, index.committedEnd);
+            byte[] data = SessionFile.read(channel, 0, index.committedEnd);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            boolean cut = false;
             int start = 0;
-            for (int i = 0; i < after.length; i++) {
-                if (after[i] == '\n') {
-                    String text = new String(after, start, i - start, StandardCharsets.UTF_8);
-                    JsonNode record = EntryCodec.parseRecord(text, fileOf(session) + " (after " + entry + ")");
-                    if ("usage".equals(record.path("type").asText())) {
-                        kept.write(after, start, i - start + 1);
-                    }
-                    start = i + 1;
+            int number = 0;
+            for (int i = 0; i < data.length; i++) {
+                if (data[i] != '\n') {
+                    continue;
                 }
+                number++;
+                String location = file + ":" + number;
+                JsonNode record = EntryCodec.parseRecord(new String(data, start, i - start, StandardCharsets.UTF_8),
+                        location);
+                String type = record.path("type").asText();
+                if (!cut) {
+                    if ("entry".equals(type) && entry.value().equals(record.path("id").asText())) {
+                        ObjectNode ended = (ObjectNode) record;
+                        ended.remove("more");
+                        out.write(Json.write(ended).getBytes(StandardCharsets.UTF_8));
+                        out.write('\n');
+                        out.write(SessionFile.truncateLine(entry, index.highWater));
+                        cut = true;
+                    } else {
+                        out.write(data, start, i - start + 1);
+                    }
+                } else if ("usage".equals(type)) {
+                    // Usage totals never decrease: the usage records written after the cut stay.
+                    out.write(data, start, i - start + 1);
+                }
+                start = i + 1;
             }
-            byte[] marker = SessionFile.truncateLine(entry, index.highWater);
-            channel.truncate(end);
-            ByteArrayOutputStream tail = new ByteArrayOutputStream();
-            tail.write(marker);
-            tail.write(kept.toByteArray());
-            writeFully(channel, ByteBuffer.wrap(tail.toByteArray()), end);
-            channel.force(false);
+            if (!cut) {
+                throw new NotFoundException("no entry " + entry + " in session " + session);
+            }
+            replace(file, out.toByteArray());
             indexes.remove(session);
             return null;
         });
+    }
+
+    /** Replaces {@code file} with {@code bytes} durably: a temporary file, fsync, an atomic rename, the directory. */
+    private void replace(Path file, byte[] bytes) throws IOException {
+        Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + java.util.UUID.randomUUID() + ".tmp");
+        try {
+            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                writeFully(out, ByteBuffer.wrap(bytes), 0);
+                out.force(true);
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            syncDirectory();
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 
     @Override
     public synchronized void persistUsage(SessionId session, AgentId agent, Usage usage) {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(usage, "usage");
-        write(session, null, (channel, index) -> {
+        write(session, Mode.APPEND, null, (channel, index) -> {
             appendDurably(session, channel, index, SessionFile.usageLine(agent, usage));
             return null;
         });
@@ -245,7 +287,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     @Override
     public synchronized SessionInfo create(NewSession session) {
-        write(session.id(), session, (channel, index) -> null);
+        write(session.id(), Mode.CREATE, session, (channel, index) -> null);
         return find(session.id()).orElseThrow();
     }
 
@@ -290,8 +332,14 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             return false;
         }
         try {
-            boolean existed = FileLocks.with(file, false, () -> FileChannel.open(file, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE), channel -> Files.deleteIfExists(file));
+            Boolean existed = locked(session, false, true, channel -> {
+                Files.delete(file);
+                syncDirectory();
+                return true;
+            }, null);
+            if (existed == null) {
+                return false;
+            }
             // Only this session's own sidecars: another session's id may start with this one's file name.
             java.util.regex.Pattern sidecar = java.util.regex.Pattern.compile(
                     java.util.regex.Pattern.quote(session.value() + SUFFIX) + "\\.torn-\\d+(-\\d+)?");
@@ -303,8 +351,6 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             syncDirectory();
             indexes.remove(session);
             return existed;
-        } catch (NoSuchFileException e) {
-            return false;
         } catch (IOException e) {
             throw new UnavailableException("cannot delete " + file + ": " + e.getMessage(), e);
         }
@@ -320,53 +366,172 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         T run(FileChannel channel, long size) throws IOException;
     }
 
+    /** What a write may do when the session's file does not exist. */
+    private enum Mode {
+        /** Create the file (with a default header) and go on: appends. */
+        APPEND,
+        /** Create the file with the given header; fail if the session already has one: catalog create. */
+        CREATE,
+        /** Fail with {@link NotFoundException}: truncation. */
+        EXISTING
+    }
+
     /**
-     * Runs a write under the file's exclusive lock, after creating the file and its header if needed and setting a
-     * torn tail aside. With {@code create} non-null the call is a catalog create: it fails if the header exists.
+     * Runs a write under the file's exclusive lock, on the file the path names when the lock is granted; creates the
+     * file first if needed (see {@link Mode}) and sets a torn tail aside.
      */
-    private <T> T write(SessionId session, @Nullable NewSession create, WriteWork<T> work) {
+    private <T> T write(SessionId session, Mode mode, @Nullable NewSession create, WriteWork<T> work) {
         Path file = fileOf(session);
         try {
-            boolean existed = Files.exists(file);
-            return FileLocks.with(file, false, () -> {
-                FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                        StandardOpenOption.WRITE);
-                if (!existed) {
-                    syncDirectory();
-                }
-                return channel;
-            }, channel -> {
-                long size = channel.size();
-                SessionFile.Index index = refresh(session, channel, size);
-                if (index.hasTornTail(size)) {
-                    setAside(session, channel, index, size);
-                }
-                if (index.header == null) {
-                    NewSession s = create != null ? create : NewSession.of(session);
-                    SessionFile.Header header = new SessionFile.Header(session, options.clock().instant(), s.title(),
-                            s.origin(), s.metadata());
-                    appendDurably(session, channel, index, SessionFile.headerLine(header));
-                } else if (create != null) {
+            for (int attempt = 0; ; attempt++) {
+                if (!Files.exists(file)) {
+                    if (mode == Mode.EXISTING) {
+                        throw new NotFoundException("no session " + session);
+                    }
+                    boolean created = createFile(session, create != null ? create : NewSession.of(session));
+                    if (mode == Mode.CREATE && !created) {
+                        throw new AlreadyExistsException("session " + session + " already exists");
+                    }
+                } else if (mode == Mode.CREATE && attempt == 0 && hasHeader(session)) {
                     throw new AlreadyExistsException("session " + session + " already exists");
                 }
-                return work.run(channel, index);
-            // Stamping the time opens and closes another descriptor of the file: only once the file lock is released.
-            }, () -> touch(session));
+                Holder<T> done;
+                try {
+                    done = locked(session, false, true, channel -> {
+                    long size = channel.size();
+                    SessionFile.Index index = refresh(session, channel, size);
+                    if (index.hasTornTail(size)) {
+                        setAside(session, channel, index, size);
+                    }
+                    if (index.header == null) {
+                        // A file from before headers were written at creation: give it one now.
+                        NewSession s = create != null ? create : NewSession.of(session);
+                        appendDurably(session, channel, index, SessionFile.headerLine(new SessionFile.Header(session,
+                                options.clock().instant(), s.title(), s.origin(), s.metadata())));
+                    }
+                    return new Holder<>(work.run(channel, index));
+                    // Stamping the time opens and closes another descriptor of the file: only after the lock's release.
+                    }, () -> touch(session));
+                } catch (NoSuchFileException e) {
+                    done = null; // deleted between the look and the lock: start over
+                }
+                if (done != null) {
+                    return done.value();
+                }
+                if (attempt >= 50) {
+                    throw new UnavailableException(file + " keeps being replaced or deleted; could not write to it", null);
+                }
+            }
         } catch (IOException e) {
             throw new UnavailableException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A result, so that a null result is told from "the file was replaced: try again". */
+    private record Holder<T>(T value) {}
+
+    private boolean hasHeader(SessionId session) {
+        return read(session, (channel, size) -> refresh(session, channel, size).header != null, false);
+    }
+
+    /**
+     * Creates the session's file with its header, if no file is there: the header is written and fsynced into a
+     * temporary file that is then linked into place, so a session file is never seen without its header, and of two
+     * creators exactly one wins.
+     */
+    private boolean createFile(SessionId session, NewSession s) throws IOException {
+        Path file = fileOf(session);
+        Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + java.util.UUID.randomUUID() + ".tmp");
+        byte[] header = SessionFile.headerLine(new SessionFile.Header(session, options.clock().instant(), s.title(),
+                s.origin(), s.metadata()));
+        try {
+            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                writeFully(out, ByteBuffer.wrap(header), 0);
+                out.force(true);
+            }
+            try {
+                Files.createLink(file, tmp);
+                syncDirectory();
+                return true;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                return false; // another writer created it first: use theirs
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 
     private <T> T read(SessionId session, ReadWork<T> work, T absent) {
         Path file = fileOf(session);
         try {
-            return FileLocks.with(file, true, () -> FileChannel.open(file, StandardOpenOption.READ),
-                    channel -> work.run(channel, channel.size()));
+            for (int attempt = 0; attempt < 50; attempt++) {
+                Holder<T> done = locked(session, true, false, channel -> new Holder<>(work.run(channel, channel.size())),
+                        null);
+                if (done != null) {
+                    return done.value();
+                }
+                if (!Files.exists(file)) {
+                    return absent;
+                }
+            }
+            throw new UnavailableException(file + " keeps being replaced; could not read it", null);
         } catch (NoSuchFileException e) {
             return absent;
         } catch (IOException e) {
             throw new UnavailableException("cannot read " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Work under a file lock. */
+    private interface LockedWork<T> {
+        T run(FileChannel channel) throws IOException;
+    }
+
+    /**
+     * Runs {@code work} holding the lock of the file the session's path names, or returns null when that file was
+     * replaced or deleted while the lock was awaited (the caller tries again). The file's identity is read before it
+     * is opened, after it is opened, and once the lock is granted; all three must agree, so the channel locked is the
+     * file the path names.
+     *
+     * @throws NoSuchFileException if there is no file to open
+     */
+    private <T> @Nullable T locked(SessionId session, boolean shared, boolean write, LockedWork<T> work,
+                                   FileLocks.@Nullable Released released) throws IOException {
+        Path file = fileOf(session);
+        Object before = identity(file);
+        return FileLocks.with(file, shared, () -> {
+            FileChannel channel = write ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                    : FileChannel.open(file, StandardOpenOption.READ);
+            return channel;
+        }, channel -> {
+            Object now;
+            try {
+                now = identity(file);
+            } catch (NoSuchFileException e) {
+                return null;
+            }
+            if (!now.equals(before)) {
+                return null;
+            }
+            SessionFile.Index cached = indexes.get(session);
+            if (cached != null && !now.equals(cached.fileKey)) {
+                indexes.remove(session); // an index of a file the path no longer names
+            }
+            T result = work.run(channel);
+            SessionFile.Index after = indexes.get(session);
+            if (after != null) {
+                after.fileKey = now;
+            }
+            return result;
+        }, released);
+    }
+
+    /** What identifies the file a path names (device and inode where the platform has them). */
+    private static Object identity(Path file) throws IOException {
+        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
+                java.nio.file.attribute.BasicFileAttributes.class);
+        return a.fileKey() != null ? a.fileKey() : a.creationTime();
     }
 
     /** Brings the cached index of a session up to date with the file, reading only what is new. */
@@ -467,7 +632,8 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 String name = p.getFileName().toString();
                 if (name.endsWith(SUFFIX)) {
                     String id = name.substring(0, name.length() - SUFFIX.length());
-                    if (Ids.isValid(id)) {
+                    // An empty file is not a session (a crash of an older version between creating and writing it).
+                    if (Ids.isValid(id) && sizeOrZero(p) > 0) {
                         out.add(new SessionId(id));
                     }
                 }
@@ -478,8 +644,33 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    private static long sizeOrZero(Path file) throws IOException {
+        try {
+            return Files.size(file);
+        } catch (NoSuchFileException e) {
+            return 0;
+        }
+    }
+
     /** A catalog view and the file state it was read from. */
-    private record Cached(long size, long mtime, SessionInfo info) {}
+    private record Cached(String stamp, SessionInfo info) {}
+
+    /**
+     * What changes whenever a file's content may have: identity, size, modification and status-change times to the
+     * nanosecond (the status-change time is the kernel's and moves on every write, rename and stamp).
+     */
+    private static String stamp(Path file) throws IOException {
+        try {
+            Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime,ctime");
+            return a.get("dev") + ":" + a.get("ino") + ":" + a.get("size") + ":"
+                    + ((FileTime) a.get("lastModifiedTime")).to(java.util.concurrent.TimeUnit.NANOSECONDS) + ":"
+                    + ((FileTime) a.get("ctime")).to(java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            return a.fileKey() + ":" + a.size() + ":" + a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    }
 
     /** Every session's catalog view, from the cache where the file is unchanged. */
     private List<SessionInfo> allSessions() {
@@ -489,18 +680,16 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         Map<SessionId, Cached> seen = new HashMap<>();
         for (SessionId id : sessionFiles()) {
             Path file = fileOf(id);
-            long size;
-            long mtime;
+            String stamp;
             try {
-                size = Files.size(file);
-                mtime = Files.getLastModifiedTime(file).toMillis();
+                stamp = stamp(file);
             } catch (NoSuchFileException e) {
                 continue;
             } catch (IOException e) {
                 throw new UnavailableException("cannot stat " + file + ": " + e.getMessage(), e);
             }
             Cached hit = catalog.get(id);
-            if (hit == null || hit.size() != size || hit.mtime() != mtime) {
+            if (hit == null || !hit.stamp().equals(stamp)) {
                 SessionInfo info;
                 try {
                     info = find(id).orElse(null);
@@ -512,7 +701,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 if (info == null) {
                     continue;
                 }
-                hit = new Cached(size, mtime, info);
+                hit = new Cached(stamp, info);
                 catalogDirty = true;
             }
             seen.put(id, hit);
@@ -530,7 +719,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         Map<SessionId, Cached> out = new HashMap<>();
         try {
             JsonNode root = Json.parse(Files.readString(cache));
-            if (root.path("version").asInt() == 1 && root.path("sessions").isObject()) {
+            if (root.path("version").asInt() == CACHE_VERSION && root.path("sessions").isObject()) {
                 Iterator<Map.Entry<String, JsonNode>> it = root.get("sessions").fields();
                 while (it.hasNext()) {
                     Map.Entry<String, JsonNode> e = it.next();
@@ -540,8 +729,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                     SessionId id = new SessionId(e.getKey());
                     SessionInfo info = fromCache(id, e.getValue());
                     if (info != null) {
-                        out.put(id, new Cached(e.getValue().path("size").asLong(-1), e.getValue().path("mtime").asLong(-1),
-                                info));
+                        out.put(id, new Cached(e.getValue().path("stamp").asText(""), info));
                     }
                 }
             }
@@ -559,9 +747,9 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             return;
         }
         ObjectNode sessions = Json.object();
-        catalog.forEach((id, c) -> sessions.set(id.value(), toCache(c.info(), c.size(), c.mtime())));
+        catalog.forEach((id, c) -> sessions.set(id.value(), toCache(c.info(), c.stamp())));
         ObjectNode root = Json.object();
-        root.put("version", 1);
+        root.put("version", CACHE_VERSION);
         root.set("sessions", sessions);
         Path cache = dir.resolve(CACHE);
         Path tmp = dir.resolve(CACHE + ".tmp-" + ProcessHandle.current().pid());
@@ -579,10 +767,9 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    private static ObjectNode toCache(SessionInfo info, long size, long mtime) {
+    private static ObjectNode toCache(SessionInfo info, String stamp) {
         ObjectNode o = Json.object();
-        o.put("size", size);
-        o.put("mtime", mtime);
+        o.put("stamp", stamp);
         o.put("createdAt", Instants.format(info.createdAt()));
         o.put("updatedAt", Instants.format(info.updatedAt()));
         if (info.title() != null) {

@@ -59,6 +59,8 @@ final class SessionFile {
 
     /** What reading a file (or its new part) established. */
     static final class Index {
+        /** The identity of the file this index describes ({@link java.nio.file.attribute.BasicFileAttributes#fileKey}). */
+        @Nullable Object fileKey;
         @Nullable Header header;
         long examined;
         long committedEnd;
