@@ -1,17 +1,13 @@
 package dev.parley.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.CatalogEntry;
-import dev.parley.core.repository.CatalogOrder;
 import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
-import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.RevisionConflictException;
@@ -26,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -209,25 +204,12 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
                 ArchiveRecord archive = request.archive().withLocators(base + "/messages", base + "/summary");
                 ChatArchiveManifest next = current.withArchive(archive);
                 // content first, then the manifest
-                scope.content.put(archive.path(), messagesJsonl(request.messages()));
+                scope.content.put(archive.path(), ChatSessionCodec.archivedMessagesJsonl(request.messages()));
                 scope.content.put(archive.summaryPath(), request.summary());
                 scope.manifests.put(request.sessionId(), Json.write(ChatArchiveCodec.encodeManifest(next)));
                 return new ArchiveAppend.Result(archive, next);
             }
         }
-    }
-
-    /** Archived messages as JSONL: one {@code {"index":i, …message}} per line. */
-    static String messagesJsonl(List<ChatMessage> messages) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < messages.size(); i++) {
-            ObjectNode line = Json.object();
-            line.put("index", i);
-            JsonNode m = dev.parley.json.repository.ChatSessionCodec.encodeMessageNode(messages.get(i));
-            line.setAll((ObjectNode) m);
-            out.append(Json.write(line)).append('\n');
-        }
-        return out.toString();
     }
 
 }

@@ -394,24 +394,13 @@ public final class FileRepositories implements Repositories {
                 ChatArchiveManifest next = current.withArchive(archive);
                 // Content first (replacing what a failed append may have left), the manifest last.
                 AtomicFiles.write(archives.resolve(name + ".jsonl"),
-                        messagesJsonl(request).getBytes(StandardCharsets.UTF_8));
+                        ChatSessionCodec.archivedMessagesJsonl(request.messages()).getBytes(StandardCharsets.UTF_8));
                 AtomicFiles.write(archives.resolve(name + ".summary.md"),
                         (request.summary() + "\n").getBytes(StandardCharsets.UTF_8));
                 AtomicFiles.write(archives.resolve("manifest.json"),
                         ChatArchiveCodec.serializeManifest(next).getBytes(StandardCharsets.UTF_8));
                 return new ArchiveAppend.Result(archive, next);
             });
-        }
-
-        private static String messagesJsonl(ArchiveAppend request) {
-            StringBuilder out = new StringBuilder();
-            for (int i = 0; i < request.messages().size(); i++) {
-                ObjectNode line = Json.object();
-                line.put("index", i);
-                line.setAll(ChatSessionCodec.encodeMessageNode(request.messages().get(i)));
-                out.append(Json.write(line)).append('\n');
-            }
-            return out.toString();
         }
     }
 }

@@ -102,6 +102,36 @@ public final class EntryCodec {
         return decode(parseRecord(text, location), location);
     }
 
+    /**
+     * An entry as a database row stores it: its canonical JSON without the seq, which the row keeps in a column of its
+     * own (the store assigns it on insert).
+     */
+    public static String encodeRow(Entry entry) {
+        ObjectNode body = encode(entry);
+        body.remove("seq");
+        return Json.write(body);
+    }
+
+    /**
+     * Decodes a row written by {@link #encodeRow}: the body, the seq column, and the entry id column, which must agree
+     * with the body.
+     *
+     * @throws CorruptRecordException naming {@code location} if the body is not a valid entry or names another id
+     */
+    public static Entry decodeRow(String body, long seq, String entryId, String location) {
+        JsonNode node = parseRecord(body, location);
+        if (!node.isObject()) {
+            throw new CorruptRecordException(location, "the entry body is not a JSON object");
+        }
+        ((ObjectNode) node).put("seq", seq);
+        Entry entry = decode(node, location);
+        if (!entry.id().value().equals(entryId)) {
+            throw new CorruptRecordException(location, "the body's id " + entry.id() + " differs from the row's "
+                    + entryId);
+        }
+        return entry;
+    }
+
     /** Parses JSON text, failing with a {@link CorruptRecordException} naming {@code location}. */
     public static JsonNode parseRecord(String text, String location) {
         try {

@@ -8,7 +8,6 @@ import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
-import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.Repositories;
@@ -17,12 +16,10 @@ import dev.parley.core.repository.SessionAlreadyExistsException;
 import dev.parley.core.repository.StorageCorruptionException;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.json.Json;
+import dev.parley.json.repository.ArchiveLocators;
 import dev.parley.json.repository.CatalogCursorCodec;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +27,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Session records and archives in PostgreSQL, after Heddle's PostgreSQL reference adapter:
@@ -276,16 +272,16 @@ final class PostgresRepositories implements Repositories {
 
         @Override
         public Optional<String> readSummary(String summaryLocator) {
-            String[] parts = parse(summaryLocator);
-            if (parts == null) {
+            ArchiveLocators.Address at = ArchiveLocators.parseSummary(LOCATOR_PREFIX, summaryLocator).orElse(null);
+            if (at == null) {
                 return Optional.empty();
             }
             return store.inTransaction("read an archive summary", c -> {
                 try (PreparedStatement st = c.prepareStatement("SELECT summary FROM parley_chat_archives"
                         + " WHERE scope_id = ? AND session_id = ? AND archive_id = ?")) {
                     st.setString(1, scope);
-                    st.setString(2, parts[0]);
-                    st.setString(3, parts[1]);
+                    st.setString(2, at.sessionId());
+                    st.setString(3, at.archiveId());
                     try (ResultSet rs = st.executeQuery()) {
                         if (!rs.next()) {
                             return Optional.<String>empty();
@@ -294,7 +290,7 @@ final class PostgresRepositories implements Repositories {
                             return Optional.of(PgText.unescape(rs.getString(1)));
                         } catch (IllegalArgumentException e) {
                             throw new StorageCorruptionException(store.where() + " parley_chat_archives scope=" + scope
-                                    + " session=" + parts[0] + " archive=" + parts[1], "the summary: " + e.getMessage(),
+                                    + " session=" + at.sessionId() + " archive=" + at.archiveId(), "the summary: " + e.getMessage(),
                                     e, true);
                         }
                     }
@@ -315,15 +311,14 @@ final class PostgresRepositories implements Repositories {
                     st.executeUpdate();
                 }
                 ChatArchiveManifest current = manifest(c, request.sessionId(), true);
-                String base = LOCATOR_PREFIX + enc(request.sessionId()) + "/" + enc(request.archive().id());
-                ArchiveRecord archive = request.archive().withLocators(base + "/messages", base + "/summary");
+                ArchiveRecord archive = ArchiveLocators.place(LOCATOR_PREFIX, request.sessionId(), request.archive());
                 ChatArchiveManifest next = current.withArchive(archive); // a duplicate id fails here: nothing written
                 try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_chat_archives (scope_id, session_id,"
                         + " archive_id, messages, summary) VALUES (?, ?, ?, ?::json, ?)")) {
                     st.setString(1, scope);
                     st.setString(2, request.sessionId());
                     st.setString(3, archive.id());
-                    st.setString(4, messagesJson(request.messages()));
+                    st.setString(4, Json.write(ChatSessionCodec.encodeArchivedMessages(request.messages())));
                     st.setString(5, PgText.escape(request.summary()));
                     st.executeUpdate();
                 }
@@ -336,39 +331,6 @@ final class PostgresRepositories implements Repositories {
                 }
                 return new ArchiveAppend.Result(archive, next);
             });
-        }
-    }
-
-    /** The archived messages as one JSON array of {@code {"index": i, …message}}. */
-    static String messagesJson(List<ChatMessage> messages) {
-        var array = Json.mapper().createArrayNode();
-        for (int i = 0; i < messages.size(); i++) {
-            var line = array.addObject();
-            line.put("index", i);
-            line.setAll(ChatSessionCodec.encodeMessageNode(messages.get(i)));
-        }
-        return Json.write(array);
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
-    /** The session and archive ids of a summary locator, or null if it is not one of this store's. */
-    private static String @Nullable [] parse(String locator) {
-        if (!locator.startsWith(LOCATOR_PREFIX) || !locator.endsWith("/summary")) {
-            return null;
-        }
-        String[] parts = locator.substring(LOCATOR_PREFIX.length(), locator.length() - "/summary".length())
-                .split("/", -1);
-        if (parts.length != 2) {
-            return null;
-        }
-        try {
-            return new String[] {URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
-                    URLDecoder.decode(parts[1], StandardCharsets.UTF_8)};
-        } catch (IllegalArgumentException e) {
-            return null;
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.parley.postgres;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.CorruptRecordException;
@@ -184,15 +182,13 @@ public final class PostgresStore implements MessageLog, SessionCatalog {
                     + " entry_id, parent_id, agent_id, kind, body) VALUES (?, ?, ?, ?, ?, ?, ?::json) RETURNING seq")) {
                 for (NewEntry e : batch) {
                     Entry provisional = new Entry(1, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
-                    ObjectNode body = EntryCodec.encode(provisional);
-                    body.remove("seq");
                     insert.setString(1, scope);
                     insert.setString(2, session.value());
                     insert.setString(3, e.id().value());
                     insert.setString(4, e.parentId() == null ? null : e.parentId().value());
                     insert.setString(5, agent.value());
                     insert.setString(6, provisional.kind().wireName());
-                    insert.setString(7, Json.write(body));
+                    insert.setString(7, EntryCodec.encodeRow(provisional));
                     long seq;
                     try (ResultSet rs = insert.executeQuery()) {
                         rs.next();
@@ -573,18 +569,7 @@ public final class PostgresStore implements MessageLog, SessionCatalog {
     }
 
     private Entry decodeRow(long seq, String entryId, String body) {
-        String location = where + " parley_log_entries seq=" + seq;
-        JsonNode node = EntryCodec.parseRecord(body, location);
-        if (!node.isObject()) {
-            throw new CorruptRecordException(location, "the entry body is not a JSON object");
-        }
-        ((ObjectNode) node).put("seq", seq);
-        Entry entry = EntryCodec.decode(node, location);
-        if (!entry.id().value().equals(entryId)) {
-            throw new CorruptRecordException(location, "the body's id " + entry.id() + " differs from the row's "
-                    + entryId);
-        }
-        return entry;
+        return EntryCodec.decodeRow(body, seq, entryId, where + " parley_log_entries seq=" + seq);
     }
 
     /** Now, to the millisecond: catalog cursors carry milliseconds, so stored times must not be finer. */

@@ -1,14 +1,11 @@
 package dev.parley.sqlite;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.EntryId;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
-import dev.parley.core.ParleyException;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.log.AppendCheck;
@@ -137,14 +134,12 @@ public final class SqliteMessageLog implements MessageLog, SessionCatalog {
                             + " RETURNING seq")) {
                 for (NewEntry e : batch) {
                     Entry provisional = new Entry(1, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
-                    ObjectNode body = EntryCodec.encode(provisional);
-                    body.remove("seq");
                     insert.setString(1, session.value());
                     insert.setString(2, e.id().value());
                     insert.setString(3, e.parentId() == null ? null : e.parentId().value());
                     insert.setString(4, agent.value());
                     insert.setString(5, provisional.kind().wireName());
-                    insert.setString(6, Json.write(body));
+                    insert.setString(6, EntryCodec.encodeRow(provisional));
                     long seq;
                     try (ResultSet rs = insert.executeQuery()) {
                         rs.next();
@@ -441,17 +436,7 @@ public final class SqliteMessageLog implements MessageLog, SessionCatalog {
     }
 
     private Entry decodeRow(long seq, String entryId, String body) {
-        String location = where + " entries seq=" + seq;
-        JsonNode node = EntryCodec.parseRecord(body, location);
-        if (!node.isObject()) {
-            throw new CorruptRecordException(location, "the entry body is not a JSON object");
-        }
-        ((ObjectNode) node).put("seq", seq);
-        Entry entry = EntryCodec.decode(node, location);
-        if (!entry.id().value().equals(entryId)) {
-            throw new CorruptRecordException(location, "the body's id " + entry.id() + " differs from the row's " + entryId);
-        }
-        return entry;
+        return EntryCodec.decodeRow(body, seq, entryId, where + " entries seq=" + seq);
     }
 
     private boolean entryExists(SessionId session, EntryId id) {

@@ -8,7 +8,6 @@ import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
-import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.Repositories;
@@ -18,18 +17,15 @@ import dev.parley.core.repository.StorageCorruptionException;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.json.Instants;
 import dev.parley.json.Json;
+import dev.parley.json.repository.ArchiveLocators;
 import dev.parley.json.repository.CatalogCursorCodec;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -278,16 +274,16 @@ final class SqliteRepositories implements Repositories {
 
         @Override
         public Optional<String> readSummary(String summaryLocator) {
-            String[] parts = parse(summaryLocator);
-            if (parts == null) {
+            ArchiveLocators.Address at = ArchiveLocators.parseSummary(LOCATOR_PREFIX, summaryLocator).orElse(null);
+            if (at == null) {
                 return Optional.empty();
             }
             return log.read("read archive summary", () -> {
                 try (PreparedStatement st = log.connection().prepareStatement(
                         "SELECT summary FROM chat_archives WHERE scope_id = ? AND session_id = ? AND archive_id = ?")) {
                     st.setString(1, scope);
-                    st.setString(2, parts[0]);
-                    st.setString(3, parts[1]);
+                    st.setString(2, at.sessionId());
+                    st.setString(3, at.archiveId());
                     try (ResultSet rs = st.executeQuery()) {
                         return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
                     }
@@ -299,8 +295,7 @@ final class SqliteRepositories implements Repositories {
         public ArchiveAppend.Result append(ArchiveAppend request) {
             return log.inTransaction("append archive " + request.archive().id(), () -> {
                 ChatArchiveManifest current = manifest(request.sessionId());
-                String base = LOCATOR_PREFIX + enc(request.sessionId()) + "/" + enc(request.archive().id());
-                ArchiveRecord archive = request.archive().withLocators(base + "/messages", base + "/summary");
+                ArchiveRecord archive = ArchiveLocators.place(LOCATOR_PREFIX, request.sessionId(), request.archive());
                 ChatArchiveManifest next = current.withArchive(archive);
                 // Content first (an earlier failed append may have left this archive's content: replace it) …
                 try (PreparedStatement st = log.connection().prepareStatement(
@@ -309,7 +304,7 @@ final class SqliteRepositories implements Repositories {
                     st.setString(1, scope);
                     st.setString(2, request.sessionId());
                     st.setString(3, archive.id());
-                    st.setString(4, messagesJsonl(request.messages()));
+                    st.setString(4, ChatSessionCodec.archivedMessagesJsonl(request.messages()));
                     st.setString(5, request.summary());
                     st.executeUpdate();
                 }
@@ -324,38 +319,6 @@ final class SqliteRepositories implements Repositories {
                 }
                 return new ArchiveAppend.Result(archive, next);
             });
-        }
-    }
-
-    static String messagesJsonl(List<ChatMessage> messages) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < messages.size(); i++) {
-            var line = Json.object();
-            line.put("index", i);
-            line.setAll(ChatSessionCodec.encodeMessageNode(messages.get(i)));
-            out.append(Json.write(line)).append('\n');
-        }
-        return out.toString();
-    }
-
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
-    /** The session and archive ids of a summary locator, or null if it is not one of this store's. */
-    private static String[] parse(String locator) {
-        if (!locator.startsWith(LOCATOR_PREFIX) || !locator.endsWith("/summary")) {
-            return null;
-        }
-        String[] parts = locator.substring(LOCATOR_PREFIX.length(), locator.length() - "/summary".length()).split("/", -1);
-        if (parts.length != 2) {
-            return null;
-        }
-        try {
-            return new String[] {URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
-                    URLDecoder.decode(parts[1], StandardCharsets.UTF_8)};
-        } catch (IllegalArgumentException e) {
-            return null;
         }
     }
 

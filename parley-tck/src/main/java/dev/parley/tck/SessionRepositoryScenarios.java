@@ -109,6 +109,9 @@ public final class SessionRepositoryScenarios {
         StoredSession stored = two.read("race").orElseThrow();
         equal(2L, stored.revision(), "the stored revision");
         that(Set.of("update x", "update y").contains(stored.session().name()), "the stored record is one of the updates");
+        // The race above may be won cleanly even by a store without CAS; a stale write after it may not.
+        fails(RevisionConflictException.class, "a stale update",
+                () -> one.update(start.toBuilder().name("stale").build(), 1));
         fails(RevisionConflictException.class, "a stale delete", () -> one.delete("race", 1));
     }
 

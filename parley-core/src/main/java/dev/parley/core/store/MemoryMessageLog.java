@@ -233,21 +233,33 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * Serves {@code memory:} when no other provider on the class path does: each open is a new, empty store without
-     * repositories.
+     * Serves {@code memory:}: each open is a new, empty store. The core registers it without repositories; a module
+     * that has them (parley-engine) registers a subclass that supplies them, which takes precedence.
      */
-    static final class Provider implements StoreProvider {
+    public static class Provider implements StoreProvider {
+        private final java.util.function.Supplier<@Nullable Repositories> repositories;
+
+        /** A provider of stores without repositories. */
+        public Provider() {
+            this(() -> null);
+        }
+
+        /** A provider of stores whose repositories each open gets a new one of from {@code repositories}. */
+        protected Provider(java.util.function.Supplier<@Nullable Repositories> repositories) {
+            this.repositories = Objects.requireNonNull(repositories, "repositories");
+        }
+
         @Override
-        public String scheme() {
+        public final String scheme() {
             return "memory";
         }
 
         @Override
-        public MessageLog open(String location, StoreOptions options) {
+        public final MessageLog open(String location, StoreOptions options) {
             if (!location.isEmpty()) {
                 throw new InvalidInputException("memory: takes no location, got 'memory:" + location + "'");
             }
-            return new MemoryMessageLog(options);
+            return new MemoryMessageLog(options, repositories.get());
         }
     }
 }

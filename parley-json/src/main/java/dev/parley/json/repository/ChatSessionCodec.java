@@ -119,6 +119,29 @@ public final class ChatSessionCodec {
         return o;
     }
 
+    /**
+     * The messages an archive holds, as stored: one {@code {"index": i, …message}} object per message, in order (the
+     * elements of a JSON array, or the lines of a JSONL file).
+     */
+    public static ArrayNode encodeArchivedMessages(List<ChatMessage> messages) {
+        ArrayNode out = Json.mapper().createArrayNode();
+        for (int i = 0; i < messages.size(); i++) {
+            ObjectNode line = out.addObject();
+            line.put("index", i);
+            line.setAll(encodeMessageNode(messages.get(i)));
+        }
+        return out;
+    }
+
+    /** {@link #encodeArchivedMessages} as JSONL: one object per line, each line ended by a newline. */
+    public static String archivedMessagesJsonl(List<ChatMessage> messages) {
+        StringBuilder out = new StringBuilder();
+        for (JsonNode line : encodeArchivedMessages(messages)) {
+            out.append(Json.write(line)).append('\n');
+        }
+        return out.toString();
+    }
+
     /** A transcript message as JSON (archives keep removed messages in this form). */
     public static ObjectNode encodeMessageNode(ChatMessage m) {
         return encodeMessage(m);

@@ -1,0 +1,46 @@
+package dev.parley.json.repository;
+
+import dev.parley.core.repository.ArchiveRecord;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * The archive locators of the database backends: {@code <prefix><session>/<archive>/messages} and
+ * {@code …/summary}, each id URL-encoded so that a {@code /} in it cannot split the locator. A locator names rows of
+ * the backend that wrote it; another backend's locator is simply not one of them.
+ */
+public final class ArchiveLocators {
+    private ArchiveLocators() {}
+
+    /** The session and archive a locator names. */
+    public record Address(String sessionId, String archiveId) {}
+
+    /** The draft of an archive of {@code sessionId} with its locators under {@code prefix} (e.g. {@code sqlite-archive:}). */
+    public static ArchiveRecord place(String prefix, String sessionId, ArchiveRecord draft) {
+        String base = prefix + encode(sessionId) + "/" + encode(draft.id());
+        return draft.withLocators(base + "/messages", base + "/summary");
+    }
+
+    /** The archive a summary locator names, or empty if it is not a summary locator under {@code prefix}. */
+    public static Optional<Address> parseSummary(String prefix, String locator) {
+        if (!locator.startsWith(prefix) || !locator.endsWith("/summary")) {
+            return Optional.empty();
+        }
+        String[] parts = locator.substring(prefix.length(), locator.length() - "/summary".length()).split("/", -1);
+        if (parts.length != 2) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Address(URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
+                    URLDecoder.decode(parts[1], StandardCharsets.UTF_8)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
