@@ -8,7 +8,7 @@ import dev.parley.core.conversation.ConversationItem;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.LoadedConversation;
 import dev.parley.core.conversation.Repair;
-import dev.parley.core.conversation.SessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.log.FlushResult;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An agent that owns its conversation and its {@link SessionStore}, and persists everything it generates as the
+ * An agent that owns its conversation and its {@link AgentSession}, and persists everything it generates as the
  * conversation changes (seed {@code 001_5256a591ecc368e7}, decisions 1–6). The embedder never calls a persist
  * function:
  * <ul>
@@ -43,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #compact} persists its result as a compaction entry; the earlier entries stay in the log.</li>
  * </ul>
  *
- * <p><b>Resume</b> is the embedder's explicit choice: open the store, {@link SessionStore#loadConversation load} the
+ * <p><b>Resume</b> is the embedder's explicit choice: open the store, {@link AgentSession#loadConversation load} the
  * conversation, hand it to the constructor (or call {@link #resume}). A dangling user prompt comes back separately
  * ({@link #danglingPrompt()}) and is never sent automatically: {@link #sendDanglingPrompt()} sends it as it is
  * (without writing it again), {@link #editDanglingPrompt} writes an edited prompt as its sibling (a branch). Tool
@@ -64,7 +64,7 @@ public final class Agent {
 
     private final AgentConfig config;
     private final ModelProvider provider;
-    private final SessionStore store;
+    private final AgentSession store;
     private final Clock clock;
     private final Object lock = new Object();
     private final AtomicBoolean busy = new AtomicBoolean();
@@ -87,7 +87,7 @@ public final class Agent {
      * @param adopt a loaded conversation to continue (resume), or null for a fresh one
      * @param clock stamps the messages the agent creates
      */
-    public Agent(AgentConfig config, ModelProvider provider, SessionStore store, @Nullable LoadedConversation adopt,
+    public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
                  Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.provider = Objects.requireNonNull(provider, "provider");
@@ -103,7 +103,7 @@ public final class Agent {
      * Loads the store's conversation, provider-valid (tool calls without results answered by a synthetic error,
      * aborted replies dropped), and creates an agent that continues it.
      */
-    public static Agent resume(AgentConfig config, ModelProvider provider, SessionStore store, Clock clock) {
+    public static Agent resume(AgentConfig config, ModelProvider provider, AgentSession store, Clock clock) {
         return new Agent(config, provider, store, store.loadConversation(resumeOptions()), clock);
     }
 

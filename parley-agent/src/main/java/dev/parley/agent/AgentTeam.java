@@ -3,7 +3,7 @@ package dev.parley.agent;
 import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
-import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.model.Entry;
 import java.time.Clock;
@@ -41,7 +41,7 @@ public final class AgentTeam {
      * @param id the agent's id in the session
      */
     public Agent agent(AgentId id, AgentConfig config, ModelProvider provider) {
-        return Agent.resume(config, provider, new LogSessionStore(log, session, id, ids, clock), clock);
+        return Agent.resume(config, provider, new AgentSession(log, session, id, ids, clock), clock);
     }
 
     /** Every agent's messages, interleaved in insertion order (Planck's {@code load_session_messages}). */

@@ -10,7 +10,7 @@ import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.EntryTree;
-import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.conversation.NullSessionStore;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
@@ -34,8 +34,8 @@ class AgentTest {
     final IdGenerator ids = IdGenerator.uuidV7();
     final Clock clock = Clock.systemUTC();
 
-    LogSessionStore store(AgentId agent) {
-        return new LogSessionStore(log, S, agent, ids, clock);
+    AgentSession store(AgentId agent) {
+        return new AgentSession(log, S, agent, ids, clock);
     }
 
     static Tool tool(String name, String answer) {
@@ -267,7 +267,7 @@ class AgentTest {
 
     @Test
     void providerValidLoad_repairsAbortedRepliesAndConsecutivePrompts() {
-        LogSessionStore s = store(AgentId.MAIN);
+        AgentSession s = store(AgentId.MAIN);
         s.appendMessages(List.of(Message.user("one"),
                 Message.builder(Role.ASSISTANT).content(List.of()).stopReason("aborted").errorMessage("aborted").build(),
                 Message.user("two"), text("answer"), calls("x1")));

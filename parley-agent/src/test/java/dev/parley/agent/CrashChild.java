@@ -4,7 +4,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
-import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
@@ -31,7 +31,7 @@ public final class CrashChild {
         PrintStream out = new PrintStream(System.out, true, "UTF-8");
         Clock clock = Clock.systemUTC();
         try (MessageLog log = Stores.open(uri)) {
-            LogSessionStore store = new LogSessionStore(log, session, AgentId.MAIN, IdGenerator.uuidV7(), clock);
+            AgentSession store = new AgentSession(log, session, AgentId.MAIN, IdGenerator.uuidV7(), clock);
             Agent agent = Agent.resume(config(), provider(), store, clock);
             Receiver acks = new Receiver() {
                 @Override

@@ -3,7 +3,7 @@ package dev.parley.bench;
 import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
-import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Message;
@@ -39,7 +39,7 @@ import java.util.Random;
  *
  * <p>Usage: {@code java -jar parley-bench/target/parley-bench.jar [--ops N] [--dir DIR] [--report FILE]}.
  * Each append is one assistant message of about 1 KB (text, a tool call, usage), written the way an agent writes it:
- * through a {@link LogSessionStore}, chained to the previous entry, durable when the call returns. "Length 10" is
+ * through a {@link AgentSession}, chained to the previous entry, durable when the call returns. "Length 10" is
  * measured over many sessions that each hold 10 entries; "length 10,000" over one session that holds 10,000.
  */
 public final class AppendBenchmark {
@@ -144,14 +144,14 @@ public final class AppendBenchmark {
                 : JsonlMessageLog.open(where, options)) {
             // Sessions to append to: for length 10, one per measured append, so each append lands at length 10.
             int sessions = length <= 10 ? ops + WARMUP : 1;
-            List<LogSessionStore> stores = new ArrayList<>();
+            List<AgentSession> stores = new ArrayList<>();
             for (int s = 0; s < sessions; s++) {
                 SessionId session = ids.newSessionId();
                 fill(log, session, length, ids, random);
-                stores.add(new LogSessionStore(log, session, AgentId.MAIN, ids, Clock.systemUTC()));
+                stores.add(new AgentSession(log, session, AgentId.MAIN, ids, Clock.systemUTC()));
             }
             for (int i = -WARMUP; i < ops; i++) {
-                LogSessionStore store = stores.get(sessions == 1 ? 0 : i + WARMUP);
+                AgentSession store = stores.get(sessions == 1 ? 0 : i + WARMUP);
                 Message m = message(random);
                 long t = System.nanoTime();
                 store.appendMessages(List.of(m));

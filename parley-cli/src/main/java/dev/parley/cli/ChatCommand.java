@@ -9,7 +9,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.Ids;
 import dev.parley.core.SessionId;
-import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.model.Message;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -69,7 +69,7 @@ final class ChatCommand implements Callable<Integer> {
         String modelId = model != null ? model : defaultModel(provider);
         ModelProvider modelProvider = ModelProviders.create(provider, modelId, System.getenv());
         Clock clock = Clock.systemUTC();
-        LogSessionStore store = new LogSessionStore(root.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
+        AgentSession store = new AgentSession(root.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
         Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, store, clock);
         ConsoleReceiver receiver = new ConsoleReceiver(out, "");
         boolean terminal = System.console() != null && prompt == null;

@@ -8,7 +8,7 @@ import dev.parley.core.UnsupportedException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
 import dev.parley.engine.MemoryRepositories;

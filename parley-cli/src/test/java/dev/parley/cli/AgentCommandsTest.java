@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
-import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
@@ -66,7 +66,7 @@ class AgentCommandsTest {
         assertThat(parley("--store", store, "chat", session.value(), "--prompt", "first").exit()).isZero();
         // What a kill between submit and reply leaves: the prompt is persisted before the provider is called.
         try (MessageLog log = Stores.open(store)) {
-            new LogSessionStore(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC())
+            new AgentSession(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC())
                     .appendMessages(List.of(Message.user("the prompt that never got a reply")));
         }
         Run resumed = parley("--store", store, "chat", "0199d0d0-0000-7000-8000-000000000002");

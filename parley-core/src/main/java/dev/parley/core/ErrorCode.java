@@ -23,7 +23,10 @@ public enum ErrorCode {
     /** A write was attempted under a lease that has expired or been taken over (a stale fencing token). */
     LEASE_LOST(8, 409),
     /** The backend does not offer the requested capability. */
-    UNSUPPORTED(9, 501);
+    UNSUPPORTED(9, 501),
+    /** An append named an entry id the session holds with different content (a retry with identical content is
+     * recognised, not a conflict). */
+    ENTRY_CONFLICT(11, 409);
 
     private final int exitCode;
     private final int httpStatus;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.ChatSession;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -16,13 +16,13 @@ class ChatSessionRulesTest {
         for (String bad : new String[] {"", "a\u0000b", "\uD800", "x\uDC00", "\uDC00\uD800"}) {
             assertThatThrownBy(() -> ChatSession.requireId(bad, "session id")).as(bad)
                     .isInstanceOf(InvalidInputException.class);
-            assertThatThrownBy(() -> Repositories.requireScope(bad)).as(bad).isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> Scopes.require(bad)).as(bad).isInstanceOf(InvalidInputException.class);
         }
         assertThatThrownBy(() -> ArchiveRecord.draft("\uD800", null, 0, Instant.EPOCH, null))
                 .isInstanceOf(InvalidInputException.class);
         assertThat(ChatSession.requireId("😀 \uE000 ok", "session id")).isEqualTo("😀 \uE000 ok");
-        assertThat(Repositories.requireScope("x".repeat(128))).hasSize(128);
-        assertThatThrownBy(() -> Repositories.requireScope("x".repeat(129))).isInstanceOf(InvalidInputException.class);
+        assertThat(Scopes.require("x".repeat(128))).hasSize(128);
+        assertThatThrownBy(() -> Scopes.require("x".repeat(129))).isInstanceOf(InvalidInputException.class);
     }
 
     @Test

@@ -43,7 +43,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
     private record Row(long revision, String json) {}
 
     private Scope scope(String scope) {
-        return scopes.computeIfAbsent(dev.parley.core.repository.Repositories.requireScope(scope), s -> new Scope());
+        return scopes.computeIfAbsent(dev.parley.core.store.Scopes.require(scope), s -> new Scope());
     }
 
     /** The session repository of a scope. */
@@ -61,7 +61,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
     /** Removes everything stored in a scope. */
     @Override
     public void dropScope(String scope) {
-        scopes.remove(dev.parley.core.repository.Repositories.requireScope(scope));
+        scopes.remove(dev.parley.core.store.Scopes.require(scope));
     }
 
     /** Damages a stored session record (for the conformance kit's corruption scenario). */

@@ -17,7 +17,7 @@ import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.SessionAlreadyExistsException;
 import dev.parley.core.repository.StorageCorruptionException;
@@ -79,7 +79,7 @@ public final class FileRepositories implements Repositories {
 
     /** The directory of a scope. */
     public Path scopeDirectory(String scope) {
-        return root.resolve(PathSegments.encode(Repositories.requireScope(scope)));
+        return root.resolve(PathSegments.encode(Scopes.require(scope)));
     }
 
     @Override

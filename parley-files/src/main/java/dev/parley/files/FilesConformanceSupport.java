@@ -3,7 +3,7 @@ package dev.parley.files;
 import dev.parley.core.EntryId;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -16,7 +16,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
-import dev.parley.core.conversation.LogSessionStore;
+import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.store.MemoryMessageLog;
@@ -93,7 +93,7 @@ class OpenAiLoopbackTest {
         MemoryMessageLog log = new MemoryMessageLog();
         SessionId session = new SessionId("0199e0e0-0000-7000-8000-000000000001");
         Agent agent = new Agent(AgentConfig.of("openai", "gpt-4o-mini", "Use tools.").withTools(List.of(weather)),
-                provider, new LogSessionStore(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC()),
+                provider, new AgentSession(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC()),
                 null, Clock.systemUTC());
         agent.submitUserMessage("What's the weather in Lisbon?");
         StepResult result = agent.runStep(Receiver.NONE);

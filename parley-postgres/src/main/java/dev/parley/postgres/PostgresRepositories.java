@@ -10,7 +10,7 @@ import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.SessionAlreadyExistsException;
 import dev.parley.core.repository.StorageCorruptionException;

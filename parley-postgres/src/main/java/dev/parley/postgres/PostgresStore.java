@@ -19,7 +19,7 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryKind;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.json.EntryCodec;
 import dev.parley.json.Json;
@@ -148,7 +148,7 @@ public final class PostgresStore implements MessageLog, SessionCatalog {
     }
 
     static String requireScope(String scope) {
-        return Repositories.requireScope(scope);
+        return Scopes.require(scope);
     }
 
     /** The scope of this store's message log. */

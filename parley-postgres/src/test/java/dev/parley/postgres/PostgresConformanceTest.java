@@ -6,7 +6,7 @@ import dev.parley.core.SessionId;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.tck.ArchiveRepositoryConformance;
 import dev.parley.tck.ArchiveRepositoryHarness;
 import dev.parley.tck.MessageLogConformance;

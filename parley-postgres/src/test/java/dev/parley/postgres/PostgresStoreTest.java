@@ -19,7 +19,7 @@ import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.SessionAlreadyExistsException;
 import dev.parley.core.repository.StorageCorruptionException;
@@ -49,17 +49,17 @@ final class SqliteRepositories implements Repositories {
 
     @Override
     public ChatSessionRepository sessions(String scope) {
-        return new Sessions(Repositories.requireScope(scope));
+        return new Sessions(Scopes.require(scope));
     }
 
     @Override
     public ChatArchiveRepository archives(String scope) {
-        return new Archives(Repositories.requireScope(scope));
+        return new Archives(Scopes.require(scope));
     }
 
     @Override
     public void dropScope(String scope) {
-        Repositories.requireScope(scope);
+        Scopes.require(scope);
         log.inTransaction("drop scope " + scope, () -> {
             for (String table : List.of("chat_sessions", "chat_archive_heads", "chat_archives")) {
                 try (PreparedStatement st = log.connection().prepareStatement("DELETE FROM " + table + " WHERE scope_id = ?")) {

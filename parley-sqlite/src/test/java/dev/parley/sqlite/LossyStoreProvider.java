@@ -4,7 +4,7 @@ import dev.parley.core.log.MessageLog;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;

@@ -3,7 +3,7 @@ package dev.parley.sqlite;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.Repositories;
+import dev.parley.core.store.Scopes;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.tck.ArchiveRepositoryConformance;
 import dev.parley.tck.ArchiveRepositoryHarness;

@@ -2,7 +2,7 @@ package dev.parley.tck;
 
 import dev.parley.core.EntryId;
 import dev.parley.core.SessionId;
-import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 
 /**
  * What the message-log scenarios need from a backend. Implement it in the backend's test suite (or in an adapter's)
@@ -11,11 +11,11 @@ import dev.parley.core.log.MessageLog;
 public interface MessageLogHarness {
 
     /**
-     * Opens a new instance over the storage of {@code scope}. Two calls with the same scope must see the same data
-     * (a file, a database, a schema…): the kit checks that a fresh instance reopens everything an earlier one wrote.
-     * Different scopes must not see each other's data. The kit closes the instances it opens.
+     * Opens a new store over the same storage, bound to {@code scope}. Two calls with the same scope must see the
+     * same data (a file, a database…): the kit checks that a fresh instance reopens everything an earlier one wrote.
+     * Different scopes must not see each other's data. The kit closes the stores it opens.
      */
-    MessageLog open(String scope);
+    Store open(String scope);
 
     /** Removes everything stored in {@code scope}. Called after every scenario, also when it failed. */
     void cleanupScope(String scope);

@@ -7,11 +7,15 @@ import static dev.parley.tck.Check.that;
 import dev.parley.core.AgentId;
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.EntryId;
+import dev.parley.core.EntryConflictException;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.FlushResult;
 import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
@@ -20,6 +24,7 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Role;
 import dev.parley.core.model.SourceRecord;
 import dev.parley.core.model.Usage;
 import java.math.BigDecimal;
@@ -36,7 +41,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * The scenarios of the message-log contract ({@link MessageLog}). Rule numbers refer to the guarantees listed on
  * {@link MessageLog}: ML-01…ML-03 order and atomicity, ML-04 truncation, ML-05…ML-06 integrity and exactness,
- * ML-07…ML-08 durability and corruption, ML-09…ML-12 catalog, usage, isolation and concurrency.
+ * ML-07…ML-08 durability and corruption, ML-09…ML-12 catalog, usage, isolation and concurrency, ML-13…ML-14
+ * idempotent appends.
  */
 public final class MessageLogScenarios {
     static final AgentId ORCHESTRATOR = new AgentId("orchestrator");
@@ -54,7 +60,7 @@ public final class MessageLogScenarios {
                         "a batch with one bad entry writes nothing, and the log and catalog are unchanged",
                         MessageLogScenarios::batchAtomicity),
                 new Scenario<>("ML-03", "entry ids are unique in a session",
-                        "an id already stored, or repeated in the batch, is rejected with invalid input",
+                        "an id stored with other content is an entry conflict; an id repeated in the batch is invalid input",
                         MessageLogScenarios::uniqueIds),
                 new Scenario<>("ML-04", "truncate after removes later entries of every agent",
                         "truncateAfter keeps the named entry and removes every later entry across agents",
@@ -82,7 +88,15 @@ public final class MessageLogScenarios {
                         MessageLogScenarios::scopeIsolation),
                 new Scenario<>("ML-12", "concurrent appends lose nothing",
                         "appends from several threads are all stored, each once, with distinct increasing seqs",
-                        MessageLogScenarios::concurrentAppends));
+                        MessageLogScenarios::concurrentAppends),
+                new Scenario<>("ML-13", "a retried append is recognised",
+                        "a batch whose ids are stored with identical content comes back as stored, writes nothing and"
+                                + " adds its usage once; a re-sent history appends only what is new",
+                        MessageLogScenarios::retriedAppendIsRecognised),
+                new Scenario<>("ML-14", "a conflicting id writes nothing",
+                        "an id stored with different content is an EntryConflictException naming it, and nothing of"
+                                + " its batch is written",
+                        MessageLogScenarios::conflictingIdWritesNothing));
     }
 
     /** Runs the scenarios against the harness and returns one verdict each. */
@@ -110,7 +124,8 @@ public final class MessageLogScenarios {
 
     static void insertionOrderAcrossAgents(MessageLogHarness h, String scope) {
         SessionId s = session("order");
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             List<EntryId> expected = new ArrayList<>();
             EntryId lastA = null;
             EntryId lastB = null;
@@ -144,10 +159,11 @@ public final class MessageLogScenarios {
 
     static void batchAtomicity(MessageLogHarness h, String scope) {
         SessionId s = session("atomic");
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             EntryId first = id("x");
             log.append(s, ORCHESTRATOR, List.of(entry(first, null, Message.user("kept"))));
-            SessionInfo before = log.catalog().flatMap(c -> c.find(s)).orElse(null);
+            SessionInfo before = store.catalog().flatMap(c -> c.find(s)).orElse(null);
             EntryId a = id("x");
             EntryId b = id("x");
             List<NewEntry> bad = List.of(entry(a, first, Message.user("1")), entry(b, a, Message.user("2")),
@@ -156,14 +172,15 @@ public final class MessageLogScenarios {
                     () -> log.append(s, ORCHESTRATOR, bad));
             equal(List.of(first), log.load(s, null).stream().map(Entry::id).toList(), "log after failed batch");
             if (before != null) {
-                SessionInfo after = log.catalog().flatMap(c -> c.find(s)).orElseThrow();
+                SessionInfo after = store.catalog().flatMap(c -> c.find(s)).orElseThrow();
                 equal(before.entryCount(), after.entryCount(), "catalog entry count after failed batch");
             }
             List<Entry> stored = log.append(s, ORCHESTRATOR, List.of(entry(a, first, Message.user("1")),
                     entry(b, a, Message.user("2"))));
             equal(2, stored.size(), "a valid batch after a failed one");
         }
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             equal(3, log.load(s, null).size(), "entries after reopening");
             fails(InvalidInputException.class, "a session of the batch in another session",
                     () -> log.append(session("other"), ORCHESTRATOR, List.of(entry(id("y"), log.load(s, null).get(0).id(),
@@ -174,10 +191,11 @@ public final class MessageLogScenarios {
 
     static void uniqueIds(MessageLogHarness h, String scope) {
         SessionId s = session("unique");
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             EntryId a = id("u");
             log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("one"))));
-            fails(InvalidInputException.class, "an id that is already stored",
+            fails(EntryConflictException.class, "an id that is already stored with other content",
                     () -> log.append(s, WORKER, List.of(entry(a, null, Message.user("again")))));
             EntryId b = id("u");
             fails(InvalidInputException.class, "an id repeated within the batch",
@@ -189,9 +207,65 @@ public final class MessageLogScenarios {
         }
     }
 
+    static void retriedAppendIsRecognised(MessageLogHarness h, String scope) {
+        SessionId s = session("retry");
+        EntryId a = id("t");
+        EntryId b = id("t");
+        List<NewEntry> batch = List.of(entry(a, null, Message.user("question")),
+                entry(b, a, Message.builder(Role.ASSISTANT).plainText("answer").build()));
+        Usage cost = Usage.of(30, 4);
+        List<Entry> first;
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            AppendResult result = log.append(s, ORCHESTRATOR, batch, cost);
+            equal(2, result.written(), "entries written by the first append");
+            first = result.entries();
+        }
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            AppendResult again = log.append(s, ORCHESTRATOR, batch, cost);
+            equal(first, again.entries(), "a retried batch answers the entries as stored, with their seqs");
+            equal(0, again.written(), "entries written by the retried append");
+            equal(2, log.load(s, null).size(), "entries after the retry");
+            equal(cost, log.loadUsage(s, ORCHESTRATOR), "usage after the retry (counted once)");
+            equal(FlushResult.NOOP, log.flushUnpersisted(s, ORCHESTRATOR, batch), "flushing stored entries");
+            EntryId c = id("t");
+            List<NewEntry> history = List.of(batch.get(0), batch.get(1), entry(c, b, Message.user("follow-up")));
+            AppendResult resent = log.append(s, ORCHESTRATOR, history, Usage.ZERO);
+            equal(1, resent.written(), "entries written for a re-sent history with one new entry");
+            equal(first, resent.entries().subList(0, 2), "the re-sent stored entries as stored");
+            that(resent.entries().get(2).seq() > first.get(1).seq(), "the new entry follows the stored ones");
+            equal(3, log.load(s, null).size(), "entries after the re-sent history");
+            equal(FlushResult.FLUSHED, log.flushUnpersisted(s, ORCHESTRATOR,
+                    List.of(entry(id("t"), c, Message.user("queued")))), "flushing a new entry");
+        }
+    }
+
+    static void conflictingIdWritesNothing(MessageLogHarness h, String scope) {
+        SessionId s = session("conflict");
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            EntryId a = id("k");
+            log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("original"))));
+            EntryId fresh = id("k");
+            EntryConflictException e = fails(EntryConflictException.class, "an id stored with other text",
+                    () -> log.append(s, ORCHESTRATOR, List.of(entry(fresh, a, Message.user("new")),
+                            entry(a, null, Message.user("edited"))), Usage.of(5, 5)));
+            equal(a, e.entry(), "the conflicting id the error names");
+            fails(EntryConflictException.class, "an id stored by another agent",
+                    () -> log.append(s, WORKER, List.of(entry(a, null, Message.user("original")))));
+            fails(EntryConflictException.class, "an id stored under another parent",
+                    () -> log.append(s, ORCHESTRATOR, List.of(entry(fresh, null, Message.user("x")),
+                            entry(a, fresh, Message.user("original")))));
+            equal(1, log.load(s, null).size(), "entries after the conflicting batches");
+            equal(Usage.ZERO, log.loadUsage(s, ORCHESTRATOR), "usage after the conflicting batch");
+        }
+    }
+
     static void truncateAfter(MessageLogHarness h, String scope) {
         SessionId s = session("truncate");
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             EntryId a1 = id("t");
             EntryId w1 = id("t");
             EntryId a2 = id("t");
@@ -213,14 +287,16 @@ public final class MessageLogScenarios {
             log.append(s, WORKER, List.of(entry(w2, w1, Message.user("w2 again"))));
             equal(4, log.load(s, null).size(), "entries after appending again");
         }
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             equal(4, log.load(s, null).size(), "truncation is durable");
         }
     }
 
     static void parentsMustExist(MessageLogHarness h, String scope) {
         SessionId s = session("parents");
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             fails(InvalidInputException.class, "a parent that does not exist",
                     () -> log.append(s, ORCHESTRATOR, List.of(entry(id("p"), new EntryId("ghost"), Message.user("x")))));
             EntryId a = id("p");
@@ -261,11 +337,13 @@ public final class MessageLogScenarios {
             EntryId id = id("r");
             batch.add(NewEntry.of(id, root, null, Samples.random(random)));
         }
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             List<Entry> stored = log.append(s, ORCHESTRATOR, batch);
             equal(batch, stored.stream().map(Entry::toNewEntry).toList(), "what append returns");
         }
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             List<Entry> loaded = log.load(s, null);
             for (int i = 0; i < batch.size(); i++) {
                 equal(batch.get(i), loaded.get(i).toNewEntry(), "entry " + i + " read back");
@@ -276,18 +354,22 @@ public final class MessageLogScenarios {
     static void freshInstanceReopens(MessageLogHarness h, String scope) {
         SessionId s = session("reopen");
         List<Entry> written;
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             EntryId a = id("r");
             written = new ArrayList<>(log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("1")))));
             written.addAll(log.append(s, WORKER, List.of(entry(id("r"), a, Message.user("2")))));
         }
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             equal(written, log.load(s, null), "entries seen by a fresh instance");
             EntryId next = id("r");
             Entry more = log.append(s, ORCHESTRATOR, List.of(entry(next, written.get(0).id(), Message.user("3")))).get(0);
             that(more.seq() > written.get(1).seq(), "seq continues after reopening");
         }
-        try (MessageLog first = h.open(scope); MessageLog second = h.open(scope)) {
+        try (Store firstStore = h.open(scope); Store secondStore = h.open(scope)) {
+            MessageLog first = firstStore.log();
+            MessageLog second = secondStore.log();
             first.append(s, ORCHESTRATOR, List.of(entry(id("r"), null, Message.user("from first"))));
             equal(4, second.load(s, null).size(), "a second open instance reads the first's write immediately");
         }
@@ -296,13 +378,15 @@ public final class MessageLogScenarios {
     static void corruptRecordFailsRead(MessageLogHarness h, String scope) {
         SessionId s = session("corrupt");
         EntryId victim = id("c");
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             EntryId a = id("c");
             log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("fine")), entry(victim, a, Message.user("victim"))));
             log.append(session("bystander"), ORCHESTRATOR, List.of(entry(id("c"), null, Message.user("untouched"))));
         }
         h.corruptEntry(scope, s, victim);
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             CorruptRecordException e = fails(CorruptRecordException.class, "loading a damaged entry",
                     () -> log.load(s, null));
             that(!e.location().isBlank(), "the error names where the record is");
@@ -311,8 +395,9 @@ public final class MessageLogScenarios {
     }
 
     static void catalogPaging(MessageLogHarness h, String scope) {
-        try (MessageLog log = h.open(scope)) {
-            SessionCatalog catalog = log.catalog().orElseThrow(() -> new CapabilityMissing("catalog"));
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            SessionCatalog catalog = store.catalog().orElseThrow(() -> new CapabilityMissing("catalog"));
             Set<SessionId> all = new HashSet<>();
             for (int i = 0; i < 7; i++) {
                 SessionId s = session("page-" + i);
@@ -359,13 +444,15 @@ public final class MessageLogScenarios {
 
     static void usageAccumulates(MessageLogHarness h, String scope) {
         SessionId s = session("usage");
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             log.append(s, ORCHESTRATOR, List.of(entry(id("u"), null, Message.user("m"))));
             log.persistUsage(s, ORCHESTRATOR, new Usage(100, 10, 5, 1, 2, new BigDecimal("0.25")));
             log.persistUsage(s, ORCHESTRATOR, new Usage(1, 2, 3, 4, 5, new BigDecimal("0.5")));
             log.persistUsage(s, WORKER, Usage.of(7, 8));
         }
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             equal(new Usage(101, 12, 8, 5, 7, new BigDecimal("0.75")), log.loadUsage(s, ORCHESTRATOR), "orchestrator total");
             equal(Usage.of(7, 8), log.loadUsage(s, WORKER), "worker total");
             equal(Usage.ZERO, log.loadUsage(s, new AgentId("nobody")), "an agent with no usage");
@@ -376,12 +463,14 @@ public final class MessageLogScenarios {
         String other = scope + "-other";
         SessionId s = session("isolated");
         try {
-            try (MessageLog log = h.open(scope)) {
+            try (Store store = h.open(scope)) {
+                MessageLog log = store.log();
                 log.append(s, ORCHESTRATOR, List.of(entry(id("i"), null, Message.user("mine"))));
             }
-            try (MessageLog log = h.open(other)) {
+            try (Store store = h.open(other)) {
+                MessageLog log = store.log();
                 equal(List.of(), log.load(s, null), "entries seen from another scope");
-                log.catalog().ifPresent(c -> that(c.find(s).isEmpty(), "session seen in another scope's catalog"));
+                store.catalog().ifPresent(c -> that(c.find(s).isEmpty(), "session seen in another scope's catalog"));
             }
         } finally {
             h.cleanupScope(other);
@@ -393,7 +482,8 @@ public final class MessageLogScenarios {
         int threads = 4;
         int perThread = 25;
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-        try (MessageLog log = h.open(scope)) {
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
             CountDownLatch start = new CountDownLatch(1);
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {

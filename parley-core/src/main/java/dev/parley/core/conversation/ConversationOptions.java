@@ -5,7 +5,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How {@link SessionStore#loadConversation(ConversationOptions)} builds a conversation.
+ * How {@link AgentSession#loadConversation(ConversationOptions)} builds a conversation.
  *
  * @param orphans what to do with tool calls that have no result
  * @param leaf the entry to end the conversation at, or null for the agent's active leaf (its most recent entry

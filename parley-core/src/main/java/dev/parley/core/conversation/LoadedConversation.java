@@ -9,7 +9,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@link SessionStore#loadConversation} returns: panto's {@code LoadedSession{conversation, dangling_user}},
+ * What {@link AgentSession#loadConversation} returns: panto's {@code LoadedSession{conversation, dangling_user}},
  * with what a resuming agent also needs.
  *
  * @param session the session

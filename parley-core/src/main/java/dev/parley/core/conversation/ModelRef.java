@@ -4,7 +4,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A provider and model, as {@link SessionStore#activeModel()} reports them.
+ * A provider and model, as {@link AgentSession#activeModel()} reports them.
  *
  * @param provider the provider, or null if the log does not say
  * @param model the model id

@@ -1,7 +1,7 @@
 package dev.parley.core.conversation;
 
 /**
- * What {@link SessionStore#loadConversation} does with tool calls that have no result in the conversation (a
+ * What {@link AgentSession#loadConversation} does with tool calls that have no result in the conversation (a
  * crash or abort between the call and its result). The providers reject a call without a result, so only
  * {@link #KEEP} can yield a conversation that is not provider-valid.
  */

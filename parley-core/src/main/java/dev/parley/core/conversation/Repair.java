@@ -4,7 +4,7 @@ import dev.parley.core.EntryId;
 import java.util.Objects;
 
 /**
- * One change {@link SessionStore#loadConversation} made to the logged messages to make the conversation
+ * One change {@link AgentSession#loadConversation} made to the logged messages to make the conversation
  * provider-valid. The log itself is never changed by a load.
  *
  * @param entry the entry whose message was changed

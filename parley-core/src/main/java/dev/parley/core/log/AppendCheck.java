@@ -1,48 +1,140 @@
 package dev.parley.core.log;
 
 import dev.parley.core.AgentId;
+import dev.parley.core.EntryConflictException;
 import dev.parley.core.EntryId;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
+import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
- * The integrity rules of {@link MessageLog#append}, shared by every backend so they fail the same way: entry ids
- * are unique within the session and the batch, and each parent names an entry that is already stored or comes
- * earlier in the same batch.
+ * The rules of {@link MessageLog#append}, shared by every backend so they hold and fail the same way:
+ * <ul>
+ *   <li>an entry id already stored in the session with identical content (the same parent, agent, timestamp,
+ *       payload and source) is <em>recognised</em>: it is returned as stored and not written again — a retried
+ *       append is safe;</li>
+ *   <li>an entry id already stored with different content is an {@link EntryConflictException} naming it;</li>
+ *   <li>an id may appear once in a batch, and each parent must name an entry that is already stored or comes
+ *       earlier in the same batch.</li>
+ * </ul>
+ * A backend plans the batch with {@link #plan} before writing anything, writes {@link Plan#toWrite()} in order, and
+ * answers {@link Plan#result(List)}.
  */
 public final class AppendCheck {
     private AppendCheck() {}
 
     /**
-     * Checks a batch before anything is written.
+     * Checks a batch against what is stored, before anything is written.
      *
      * @param session the session, for messages
-     * @param agent the agent, for messages
+     * @param agent the agent that appends
      * @param batch the batch to append
-     * @param stored whether an entry id already exists in the session
-     * @throws InvalidInputException naming the first entry that breaks a rule
+     * @param stored the entries of the session whose ids are in the batch or are parents named by it, by id (a
+     *     backend looks them up in one query); ids that are not stored are absent
+     * @return the plan: which entries to write, and the stored ones to answer with
+     * @throws EntryConflictException if an id is stored with different content; nothing may be written
+     * @throws InvalidInputException naming the first entry that repeats an id or names a missing parent
      */
-    public static void check(SessionId session, AgentId agent, List<NewEntry> batch, Predicate<EntryId> stored) {
+    public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored) {
+        return plan(session, agent, batch, stored, true);
+    }
+
+    /**
+     * {@link #plan(SessionId, AgentId, List, Map)}, optionally without checking parents: for a store that keeps
+     * nothing and so cannot know them (the null store).
+     */
+    public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored,
+                            boolean checkParents) {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
         Set<EntryId> inBatch = new HashSet<>();
+        Entry[] recognised = new Entry[batch.size()];
+        List<NewEntry> toWrite = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             NewEntry e = Objects.requireNonNull(batch.get(i), "batch element " + i);
-            if (!inBatch.add(e.id()) || stored.test(e.id())) {
-                throw new InvalidInputException("entry id " + e.id() + " already exists in session " + session
-                        + " (batch element " + i + ")");
+            if (!inBatch.add(e.id())) {
+                throw new InvalidInputException("entry id " + e.id() + " appears twice in the batch for session "
+                        + session + " (batch element " + i + ")");
+            }
+            Entry existing = stored.get(e.id());
+            if (existing != null) {
+                if (!existing.agentId().equals(agent) || !existing.toNewEntry().equals(e)) {
+                    throw new EntryConflictException(session, e.id(), i);
+                }
+                recognised[i] = existing;
+                continue;
             }
             EntryId parent = e.parentId();
-            if (parent != null && !inBatch.contains(parent) && !stored.test(parent)) {
+            if (checkParents && parent != null && !inBatch.contains(parent) && !stored.containsKey(parent)) {
                 throw new InvalidInputException("entry " + e.id() + " names parent " + parent
                         + ", which is not an earlier entry of session " + session + " (batch element " + i + ")");
             }
+            toWrite.add(e);
+        }
+        return new Plan(batch.size(), recognised, toWrite);
+    }
+
+    /**
+     * The ids a backend must look up before {@link #plan}: every entry id of the batch and every parent it names.
+     */
+    public static Set<EntryId> idsToLookUp(List<NewEntry> batch) {
+        Set<EntryId> ids = new HashSet<>(batch.size() * 2);
+        for (NewEntry e : batch) {
+            ids.add(e.id());
+            if (e.parentId() != null) {
+                ids.add(e.parentId());
+            }
+        }
+        return ids;
+    }
+
+    /** A checked batch: what to write, and how to answer once it is written. */
+    public static final class Plan {
+        private final int size;
+        private final Entry[] recognised;
+        private final List<NewEntry> toWrite;
+
+        Plan(int size, Entry[] recognised, List<NewEntry> toWrite) {
+            this.size = size;
+            this.recognised = recognised;
+            this.toWrite = List.copyOf(toWrite);
+        }
+
+        /** The entries to write, in batch order (the batch less the recognised ones). */
+        public List<NewEntry> toWrite() {
+            return toWrite;
+        }
+
+        /** Whether every entry of the batch is already stored (a retry): nothing to write. */
+        public boolean nothingToWrite() {
+            return toWrite.isEmpty();
+        }
+
+        /**
+         * The answer to the append.
+         *
+         * @param written the entries written, in the order of {@link #toWrite()}, with their assigned seq
+         */
+        public AppendResult result(List<Entry> written) {
+            if (written.size() != toWrite.size()) {
+                throw new IllegalArgumentException("wrote " + written.size() + " of " + toWrite.size());
+            }
+            Entry[] out = Arrays.copyOf(recognised, size);
+            int next = 0;
+            for (int i = 0; i < size; i++) {
+                if (out[i] == null) {
+                    out[i] = written.get(next++);
+                }
+            }
+            return new AppendResult(Arrays.asList(out), written.size());
         }
     }
 }

@@ -16,10 +16,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The message log: the durable, append-only record of every agent's entries in a session. This is the SPI every
- * backend implements (SQLite, JSONL files, PostgreSQL, remote, memory, null); the contract is Planck.Agent's
- * persistence behaviour (seed {@code 000_f14f62d758a51e3d}) made batch-atomic and tree-aware.
+ * backend implements (SQLite, JSONL files, PostgreSQL, remote, memory, null); the contract is Planck's persistence
+ * behaviour (see the glossary, {@code docs/00-glossary.md}) made batch-atomic, idempotent and tree-aware. A log is
+ * reached through its {@link dev.parley.core.store.Store} and is bound to the store's scope.
  *
- * <p>A backend implements the abstract methods; the named operations of the seed ({@link #persistMessage},
+ * <p>A backend implements the abstract methods; the named operations of Planck ({@link #persistMessage},
  * {@link #loadMessages}, {@link #flushUnpersisted}, {@link #loadSessionMessages}…) are derived from them.
  * Agents should call through {@link Persistence}, which also handles ephemeral agents (no session).
  *
@@ -27,8 +28,12 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li><b>Order</b> is the store-assigned {@link Entry#seq()}, strictly increasing within a session, never a
  *       timestamp.</li>
- *   <li><b>Atomicity</b>: an {@link #append} writes the whole batch or nothing. When it returns, the batch is
- *       durable (it survives a crash of the process, and a power loss where the backend says so).</li>
+ *   <li><b>Atomicity</b>: an {@link #append} writes the whole batch and its usage, or nothing. When it returns, the
+ *       batch is durable (it survives a crash of the process, and a power loss where the backend says so).</li>
+ *   <li><b>Idempotence</b>: an entry id already stored with identical content is recognised and returned as
+ *       stored, without writing; so a caller that lost the answer to an append can send the same batch again.
+ *       An id stored with different content is an {@link dev.parley.core.EntryConflictException} (rules in
+ *       {@link AppendCheck}).</li>
  *   <li><b>Constant append cost</b>: an append never rewrites what is already stored; its cost does not grow with
  *       the length of the session.</li>
  *   <li><b>Integrity</b>: entry ids are unique within a session, and a parent id must name an entry of the same
@@ -46,17 +51,34 @@ import org.jspecify.annotations.Nullable;
 public interface MessageLog extends AutoCloseable {
 
     /**
-     * Appends a batch of entries for one agent, atomically and durably. Creates the session if it does not exist.
+     * Appends a batch of entries for one agent, with the usage they cost, atomically and durably. Creates the
+     * session if it does not exist.
+     *
+     * <p>Entries whose id is already stored with identical content are recognised, not written again. The usage is
+     * added to the agent's running total in the same atomic write, if anything of the batch is written or the batch
+     * is empty (so a retried batch does not count its usage twice).
      *
      * @param session the session
      * @param agent the agent writing the entries
-     * @param batch the entries, in order; an empty batch writes nothing and returns an empty list
-     * @return the stored entries, in order, with their assigned {@code seq} and {@code agent}
-     * @throws dev.parley.core.InvalidInputException if an entry id already exists in the session or repeats in the
-     *     batch, or a parent id names no earlier entry of the session; nothing was written
+     * @param batch the entries, in order; an empty batch writes only the usage
+     * @param usage what producing the batch cost; {@link Usage#ZERO} for nothing
+     * @return the stored entries in batch order, and how many were written now
+     * @throws dev.parley.core.EntryConflictException if an entry id is stored with different content; nothing was
+     *     written
+     * @throws dev.parley.core.InvalidInputException if an entry id repeats in the batch, a parent id names no earlier
+     *     entry of the session, or an entry is too large for the backend; nothing was written
      * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written
      */
-    List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch);
+    AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage);
+
+    /**
+     * {@link #append(SessionId, AgentId, List, Usage)} without usage.
+     *
+     * @return every entry of the batch as stored, in order, with its {@code seq} and {@code agent}
+     */
+    default List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch) {
+        return append(session, agent, batch, Usage.ZERO).entries();
+    }
 
     /**
      * Every entry of a session, of one agent or of all, in insertion order.
@@ -84,33 +106,24 @@ public interface MessageLog extends AutoCloseable {
      */
     void truncateAfter(SessionId session, EntryId entry);
 
-    /**
-     * Adds {@code usage} to the agent's running usage total in the session. Totals never decrease, also not on
-     * truncation (they record what was spent, as in Planck).
-     */
-    void persistUsage(SessionId session, AgentId agent, Usage usage);
-
     /** The agent's running usage total in the session; {@link Usage#ZERO} when nothing was recorded. */
     Usage loadUsage(SessionId session, AgentId agent);
 
-    /**
-     * The session catalog of this store, if it has one. Every store except the null store has one.
-     */
-    Optional<SessionCatalog> catalog();
-
-    /**
-     * The revisioned session and archive repositories of this store, if it has them (SQLite, the file stores,
-     * PostgreSQL). Capabilities are queried, not discovered by exceptions.
-     */
-    default Optional<dev.parley.core.repository.Repositories> repositories() {
-        return Optional.empty();
-    }
-
-    /** Releases the store's resources (connections, file locks). Idempotent. */
+    /** Releases the log's resources. Idempotent. A log reached through a store is closed with the store. */
     @Override
     void close();
 
-    // ---- the seed's named operations, derived ----
+    // ---- Planck's named operations, derived ----
+
+    /**
+     * Adds {@code usage} to the agent's running usage total in the session (Planck's {@code persist_usage}): an
+     * append of no entries. Totals never decrease, also not on truncation (they record what was spent, as in
+     * Planck). To record a message and its usage atomically, pass both to {@link #append(SessionId, AgentId, List,
+     * Usage)}.
+     */
+    default void persistUsage(SessionId session, AgentId agent, Usage usage) {
+        append(session, agent, List.of(), usage);
+    }
 
     /**
      * Persists one message for the agent (Planck's {@code persist_message}): appends it as a new entry whose parent
@@ -151,17 +164,20 @@ public interface MessageLog extends AutoCloseable {
     }
 
     /**
-     * Writes messages that were not persisted yet (Planck's {@code flush_unpersisted}), as one batch.
+     * Writes the entries that are not stored yet (Planck's {@code flush_unpersisted}), as one atomic batch. Entries
+     * already stored with identical content (Planck's persisted messages) are recognised and not written again.
      *
-     * @param unpersisted the messages held back so far (prompts queued while the agent was busy), in order
-     * @return {@link FlushResult#FLUSHED} if anything was written, {@link FlushResult#NOOP} for an empty list
+     * @param unpersisted the entries held back so far (prompts queued while the agent was busy), in order, with
+     *     their ids; may include entries that were stored meanwhile
+     * @return {@link FlushResult#FLUSHED} if anything was written, {@link FlushResult#NOOP} if nothing was (an empty
+     *     list, or every entry already stored)
+     * @throws dev.parley.core.EntryConflictException if an id is stored with different content; nothing was written
      */
-    default FlushResult flushUnpersisted(SessionId session, AgentId agent, List<Message> unpersisted, IdGenerator ids) {
+    default FlushResult flushUnpersisted(SessionId session, AgentId agent, List<NewEntry> unpersisted) {
         if (unpersisted.isEmpty()) {
             return FlushResult.NOOP;
         }
-        persistMessages(session, agent, unpersisted, ids);
-        return FlushResult.FLUSHED;
+        return append(session, agent, unpersisted, Usage.ZERO).wroteAnything() ? FlushResult.FLUSHED : FlushResult.NOOP;
     }
 
     /**

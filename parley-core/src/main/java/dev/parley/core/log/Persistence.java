@@ -6,6 +6,7 @@ import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
 import java.util.List;
 import java.util.Objects;
@@ -62,9 +63,12 @@ public final class Persistence {
         return session == null ? List.of() : log.loadMessages(session, agent);
     }
 
-    /** Writes held-back messages; {@link FlushResult#NOOP} for an ephemeral agent. */
-    public FlushResult flushUnpersisted(@Nullable SessionId session, AgentId agent, List<Message> unpersisted) {
-        return session == null ? FlushResult.NOOP : log.flushUnpersisted(session, agent, unpersisted, ids);
+    /**
+     * Writes the held-back entries that are not stored yet; {@link FlushResult#NOOP} when nothing was written, and
+     * always for an ephemeral agent. See {@link MessageLog#flushUnpersisted}.
+     */
+    public FlushResult flushUnpersisted(@Nullable SessionId session, AgentId agent, List<NewEntry> unpersisted) {
+        return session == null ? FlushResult.NOOP : log.flushUnpersisted(session, agent, unpersisted);
     }
 
     /** Removes every entry after {@code entry}, across all agents. Session-scoped: requires a session. */

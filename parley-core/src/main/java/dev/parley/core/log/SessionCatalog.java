@@ -6,9 +6,9 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The sessions of a store: listing, lookup and deletion. Catalogs are backend-specific in the seeds (panto keeps
- * them off the store interface); Parley gives every store except the null store the same one, reached through
- * {@link MessageLog#catalog()}.
+ * The sessions of a store's message log: listing, lookup and deletion. Catalogs are backend-specific in panto
+ * (it keeps them off its store interface); Parley gives every store except the null store the same one, reached
+ * through {@link dev.parley.core.store.Store#catalog()} and bound to the store's scope.
  *
  * <p>Thread-safe.
  */
@@ -35,8 +35,16 @@ public interface SessionCatalog {
      */
     SessionPage list(@Nullable String cursor, int limit);
 
-    /** The largest page {@link #list} returns. */
-    int MAX_PAGE_SIZE = 1000;
+    /** The largest page {@link #list} returns: the same limit as the session-record catalog's. */
+    int MAX_PAGE_SIZE = dev.parley.core.repository.CatalogQuery.MAX_LIMIT;
+
+    /**
+     * The session with the most recent activity (panto's {@code findMostRecentSession}): the first entry of
+     * {@link #list}, or empty when the store has no session.
+     */
+    default Optional<SessionInfo> findMostRecent() {
+        return list(null, 1).sessions().stream().findFirst();
+    }
 
     /** The sessions imported from this origin (see {@link SessionInfo#origin()}), oldest first. */
     List<SessionInfo> findByOrigin(String origin);

@@ -1,8 +1,13 @@
 package dev.parley.core.repository;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The catalog order of session records: pinned first, then {@code updatedAt} descending, then id ascending by UTF-8
@@ -67,5 +72,64 @@ public final class CatalogOrder {
         public boolean isBefore(CatalogEntry e) {
             return compare(pinned, updatedAt, id, e.pinned(), e.updatedAt(), e.id()) < 0;
         }
+    }
+
+    private static final String CURSOR_VERSION = "r1";
+
+    /**
+     * The cursor text of a position: opaque base64url (no padding) text that only {@link #decode} reads. The same
+     * on every backend.
+     */
+    public static String encode(Position p) {
+        String plain = CURSOR_VERSION + "|" + (p.pinned() ? 1 : 0) + "|" + p.updatedAt().toEpochMilli() + "|" + p.id();
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The position a cursor encodes, or null for null.
+     *
+     * @throws InvalidCursorException if the text is not a cursor {@link #encode} wrote
+     */
+    public static @Nullable Position decode(@Nullable String cursor) {
+        if (cursor == null) {
+            return null;
+        }
+        try {
+            String plain = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
+            String[] parts = plain.split("\\|", 4);
+            if (parts.length != 4 || !parts[0].equals(CURSOR_VERSION) || !(parts[1].equals("0") || parts[1].equals("1"))
+                    || parts[3].isEmpty() || !encode(new Position(parts[3], parts[1].equals("1"),
+                            Instant.ofEpochMilli(Long.parseLong(parts[2])))).equals(cursor)) {
+                throw new InvalidCursorException("not a cursor this version wrote", null);
+            }
+            return new Position(parts[3], parts[1].equals("1"), Instant.ofEpochMilli(Long.parseLong(parts[2])));
+        } catch (IllegalArgumentException | java.time.DateTimeException e) {
+            throw new InvalidCursorException("not a cursor this version wrote", e);
+        }
+    }
+
+    /**
+     * One page of a catalog held whole in memory (the memory and file backends): sorts {@code entries} in catalog
+     * order, applies the query's filters, then its cursor, and cuts at its limit; the next cursor is set only when
+     * more entries match.
+     *
+     * @param entries every entry of the scope, in any order (the list is not changed)
+     * @throws InvalidCursorException if the query's cursor is damaged
+     */
+    public static CatalogPage page(List<CatalogEntry> entries, CatalogQuery query) {
+        Position after = decode(query.cursor());
+        List<CatalogEntry> sorted = new ArrayList<>(entries);
+        sorted.sort(ENTRIES);
+        List<CatalogEntry> page = new ArrayList<>();
+        for (CatalogEntry e : sorted) {
+            if (!query.matches(e) || after != null && !after.isBefore(e)) {
+                continue;
+            }
+            if (page.size() == query.limit()) {
+                return new CatalogPage(page, encode(Position.of(page.get(page.size() - 1))));
+            }
+            page.add(e);
+        }
+        return new CatalogPage(page, null);
     }
 }

@@ -6,7 +6,7 @@ import dev.parley.core.InvalidInputException;
 public final class InvalidCursorException extends InvalidInputException {
     private static final long serialVersionUID = 1L;
 
-    public InvalidCursorException(String detail, Throwable cause) {
+    public InvalidCursorException(String detail, @org.jspecify.annotations.Nullable Throwable cause) {
         super("invalid catalog cursor: " + detail, cause);
     }
 

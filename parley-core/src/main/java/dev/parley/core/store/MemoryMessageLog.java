@@ -8,6 +8,7 @@ import dev.parley.core.NotFoundException;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendCheck;
 import dev.parley.core.log.CatalogCursor;
+import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
@@ -17,7 +18,6 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
-import dev.parley.core.repository.Repositories;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,13 +26,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.HashSet;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A message log held in memory: the same contract as every durable backend, for tests and ephemeral use. Nothing
- * survives the instance. Thread-safe: every operation is serialized on the instance.
+ * The message log and catalog of one scope of a {@link MemoryStore}: the same contract as every durable backend,
+ * for tests and ephemeral use. Nothing survives the instance. Thread-safe: every operation is serialized on the
+ * instance.
  */
 public final class MemoryMessageLog implements MessageLog, SessionCatalog {
     private final StoreOptions options;
@@ -42,7 +41,7 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
     private static final class SessionData {
         SessionInfo info;
         final List<Entry> entries = new ArrayList<>();
-        final Set<EntryId> ids = new HashSet<>();
+        final Map<EntryId, Entry> byId = new HashMap<>();
         final Map<AgentId, Usage> usage = new LinkedHashMap<>();
 
         SessionData(SessionInfo info) {
@@ -50,56 +49,55 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    private final @Nullable Repositories repositories;
-
-    /** A memory store without session repositories. */
+    /** An empty memory log with the given clock and ids. */
     public MemoryMessageLog(StoreOptions options) {
-        this(options, null);
-    }
-
-    /**
-     * A memory store that also offers {@code repositories} through {@link #repositories()} (the engine's in-memory
-     * repositories, which {@code memory:} opens when {@code parley-engine} is on the class path).
-     *
-     * @param repositories the repositories, or null for none
-     */
-    public MemoryMessageLog(StoreOptions options, @Nullable Repositories repositories) {
         this.options = Objects.requireNonNull(options, "options");
-        this.repositories = repositories;
     }
 
-    /** A memory store with {@link StoreOptions#defaults()}. */
+    /** An empty memory log with {@link StoreOptions#defaults()}. */
     public MemoryMessageLog() {
         this(StoreOptions.defaults());
     }
 
     @Override
-    public synchronized List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch) {
+    public synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+        Objects.requireNonNull(usage, "usage");
         SessionData data = sessions.get(session);
-        Set<EntryId> existing = data == null ? Set.of() : data.ids;
-        AppendCheck.check(session, agent, batch, existing::contains);
-        if (batch.isEmpty()) {
-            return List.of();
+        Map<EntryId, Entry> stored = new HashMap<>();
+        if (data != null) {
+            for (EntryId id : AppendCheck.idsToLookUp(batch)) {
+                Entry e = data.byId.get(id);
+                if (e != null) {
+                    stored.put(id, e);
+                }
+            }
+        }
+        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored);
+        if (plan.nothingToWrite() && !batch.isEmpty()) {
+            return plan.result(List.of());
         }
         if (data == null) {
             data = new SessionData(newInfo(NewSession.of(session)));
             sessions.put(session, data);
         }
-        List<Entry> stored = new ArrayList<>(batch.size());
+        List<Entry> written = new ArrayList<>(plan.toWrite().size());
         long messages = 0;
-        for (NewEntry e : batch) {
+        for (NewEntry e : plan.toWrite()) {
             Entry entry = new Entry(nextSeq++, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
-            stored.add(entry);
+            written.add(entry);
             data.entries.add(entry);
-            data.ids.add(entry.id());
+            data.byId.put(entry.id(), entry);
             if (entry.payload() instanceof Message) {
                 messages++;
             }
         }
+        if (!usage.equals(Usage.ZERO)) {
+            data.usage.merge(agent, usage, Usage::plus);
+        }
         SessionInfo i = data.info;
-        data.info = new SessionInfo(i.id(), i.createdAt(), now(), i.title(), i.origin(), i.entryCount() + batch.size(),
-                i.messageCount() + messages, i.metadata());
-        return stored;
+        data.info = new SessionInfo(i.id(), i.createdAt(), now(), i.title(), i.origin(),
+                i.entryCount() + written.size(), i.messageCount() + messages, i.metadata());
+        return plan.result(written);
     }
 
     @Override
@@ -143,7 +141,7 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
         }
         List<Entry> removed = new ArrayList<>(data.entries.subList(at + 1, data.entries.size()));
         data.entries.subList(at + 1, data.entries.size()).clear();
-        removed.forEach(e -> data.ids.remove(e.id()));
+        removed.forEach(e -> data.byId.remove(e.id()));
         long removedMessages = removed.stream().filter(e -> e.payload() instanceof Message).count();
         SessionInfo i = data.info;
         data.info = new SessionInfo(i.id(), i.createdAt(), now(), i.title(), i.origin(),
@@ -151,25 +149,9 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
     }
 
     @Override
-    public synchronized void persistUsage(SessionId session, AgentId agent, Usage usage) {
-        SessionData data = sessions.computeIfAbsent(session, s -> new SessionData(newInfo(NewSession.of(s))));
-        data.usage.merge(agent, usage, Usage::plus);
-    }
-
-    @Override
     public synchronized Usage loadUsage(SessionId session, AgentId agent) {
         SessionData data = sessions.get(session);
         return data == null ? Usage.ZERO : data.usage.getOrDefault(agent, Usage.ZERO);
-    }
-
-    @Override
-    public Optional<SessionCatalog> catalog() {
-        return Optional.of(this);
-    }
-
-    @Override
-    public Optional<Repositories> repositories() {
-        return Optional.ofNullable(repositories);
     }
 
     @Override
@@ -232,34 +214,8 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
         return options.clock().instant();
     }
 
-    /**
-     * Serves {@code memory:}: each open is a new, empty store. The core registers it without repositories; a module
-     * that has them (parley-engine) registers a subclass that supplies them, which takes precedence.
-     */
-    public static class Provider implements StoreProvider {
-        private final java.util.function.Supplier<@Nullable Repositories> repositories;
-
-        /** A provider of stores without repositories. */
-        public Provider() {
-            this(() -> null);
-        }
-
-        /** A provider of stores whose repositories each open gets a new one of from {@code repositories}. */
-        protected Provider(java.util.function.Supplier<@Nullable Repositories> repositories) {
-            this.repositories = Objects.requireNonNull(repositories, "repositories");
-        }
-
-        @Override
-        public final String scheme() {
-            return "memory";
-        }
-
-        @Override
-        public final MessageLog open(String location, StoreOptions options) {
-            if (!location.isEmpty()) {
-                throw new InvalidInputException("memory: takes no location, got 'memory:" + location + "'");
-            }
-            return new MemoryMessageLog(options, repositories.get());
-        }
+    /** Removes every session of this log (its scope's part of {@link Store#deleteScope()}). */
+    synchronized void clear() {
+        sessions.clear();
     }
 }

@@ -2,36 +2,38 @@ package dev.parley.core.store;
 
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
-import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendCheck;
 import dev.parley.core.log.MessageLog;
-import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.AppendResult;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
 import java.util.ArrayList;
+import java.util.Map;
+import java.util.Objects;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The log for embedders who opt out: appends are validated, answered with the entries they would have stored,
- * and forgotten; every load is empty; there is no catalog. Thread-safe.
+ * The log of a {@link NullStore}: appends are checked for what can be checked without storage (ids repeated in the
+ * batch), answered with the entries they would have stored, and forgotten; every load is empty. A parent is never
+ * checked against storage, since nothing is stored: an agent that chains its entries runs on it unchanged.
+ * Thread-safe.
  */
-public final class NullMessageLog implements MessageLog {
+final class NullMessageLog implements MessageLog {
     private long nextSeq = 1;
 
     @Override
-    public synchronized List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch) {
-        List<EntryId> ids = batch.stream().map(NewEntry::id).toList();
-        AppendCheck.check(session, agent, batch, id -> false);
+    public synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+        Objects.requireNonNull(usage, "usage");
+        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, Map.of(), false);
         List<Entry> out = new ArrayList<>(batch.size());
-        for (NewEntry e : batch) {
-            out.add(new Entry(nextSeq++, e.id(), ids.contains(e.parentId()) ? e.parentId() : null, agent,
-                    e.timestamp(), e.payload(), e.source()));
+        for (NewEntry e : plan.toWrite()) {
+            out.add(new Entry(nextSeq++, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source()));
         }
-        return out;
+        return plan.result(out);
     }
 
     @Override
@@ -51,38 +53,12 @@ public final class NullMessageLog implements MessageLog {
     }
 
     @Override
-    public void persistUsage(SessionId session, AgentId agent, Usage usage) {
-        // nothing stored
-    }
-
-    @Override
     public Usage loadUsage(SessionId session, AgentId agent) {
         return Usage.ZERO;
     }
 
     @Override
-    public Optional<SessionCatalog> catalog() {
-        return Optional.empty();
-    }
-
-    @Override
     public void close() {
         // nothing to release
-    }
-
-    /** Serves {@code null:}. */
-    static final class Provider implements StoreProvider {
-        @Override
-        public String scheme() {
-            return "null";
-        }
-
-        @Override
-        public MessageLog open(String location, StoreOptions options) {
-            if (!location.isEmpty()) {
-                throw new InvalidInputException("null: takes no location, got 'null:" + location + "'");
-            }
-            return new NullMessageLog();
-        }
     }
 }

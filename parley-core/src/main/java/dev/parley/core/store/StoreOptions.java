@@ -3,22 +3,38 @@ package dev.parley.core.store;
 import dev.parley.core.IdGenerator;
 import java.time.Clock;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Settings every store takes: the clock that stamps sessions and the generator of new ids. Inject fixed ones in
- * tests and the conformance kit for deterministic results.
+ * Settings every store takes: the clock that stamps sessions, the generator of new ids, and the scope to bind when
+ * the URI binds none. Inject fixed ones in tests and the conformance kit for deterministic results.
  *
  * @param clock the clock for catalog times ({@code createdAt}, {@code updatedAt})
  * @param ids the generator of new ids
+ * @param scope the scope to bind, or null for the URI's {@code parley.scope} or else {@value Store#DEFAULT_SCOPE};
+ *     naming a scope different from the one the URI binds is an error at open
  */
-public record StoreOptions(Clock clock, IdGenerator ids) {
+public record StoreOptions(Clock clock, IdGenerator ids, @Nullable String scope) {
     public StoreOptions {
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(ids, "ids");
+        if (scope != null) {
+            Scopes.require(scope);
+        }
+    }
+
+    /** The given clock and ids, with no scope of its own. */
+    public StoreOptions(Clock clock, IdGenerator ids) {
+        this(clock, ids, null);
     }
 
     /** The system UTC clock and UUIDv7 ids. */
     public static StoreOptions defaults() {
-        return new StoreOptions(Clock.systemUTC(), IdGenerator.uuidV7());
+        return new StoreOptions(Clock.systemUTC(), IdGenerator.uuidV7(), null);
+    }
+
+    /** These options with {@code scope} to bind. */
+    public StoreOptions withScope(String scope) {
+        return new StoreOptions(clock, ids, Scopes.require(scope));
     }
 }

@@ -1,10 +1,11 @@
 package dev.parley.core.store;
 
-import dev.parley.core.log.MessageLog;
+import java.util.Set;
 
 /**
  * Opens stores of one URI scheme. Backends register an implementation under
  * {@code META-INF/services/dev.parley.core.store.StoreProvider}; {@link Stores#open(String)} finds it by scheme.
+ * Implementations are stateless and thread-safe.
  */
 public interface StoreProvider {
 
@@ -12,12 +13,22 @@ public interface StoreProvider {
     String scheme();
 
     /**
-     * Opens the store named by the part of the URI after {@code scheme:}.
+     * The Parley parameters ({@code parley.*}) this backend accepts in its URI besides {@value StoreUri#SCOPE},
+     * which every backend accepts. {@link Stores#open} refuses any other.
+     */
+    default Set<String> parameters() {
+        return Set.of();
+    }
+
+    /**
+     * Opens the store the URI names, bound to {@code scope}.
      *
-     * @param location the scheme-specific part (a path, a JDBC URL, nothing)
+     * @param uri the parsed URI; its Parley parameters are already checked against {@link #parameters()}
+     * @param scope the scope to bind, already checked ({@link Scopes#require})
+     * @param scopePinned whether the URI bound the scope (then {@link Store#withScope} must refuse another one)
      * @param options the store-wide options (clock, id generator)
      * @throws dev.parley.core.InvalidInputException if the location is malformed
      * @throws dev.parley.core.UnavailableException if the store cannot be opened
      */
-    MessageLog open(String location, StoreOptions options);
+    Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options);
 }

@@ -1,45 +1,59 @@
 package dev.parley.core.store;
 
 import dev.parley.core.InvalidInputException;
-import dev.parley.core.log.MessageLog;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
 /**
- * Opens a store from its URI. Fails fast: an unknown scheme or a malformed location is an
+ * Opens a {@link Store} from its URI. Fails fast: an unknown scheme or a malformed location is an
  * {@link InvalidInputException} naming the schemes that are available; nothing ever falls back silently.
  */
 public final class Stores {
     private Stores() {}
 
     /** {@link #open(String, StoreOptions)} with {@link StoreOptions#defaults()}. */
-    public static MessageLog open(String uri) {
+    public static Store open(String uri) {
         return open(uri, StoreOptions.defaults());
     }
 
     /**
      * Opens the store the URI names.
      *
-     * @param uri {@code scheme:location}, e.g. {@code sqlite:/var/lib/app/parley.db} or {@code memory:}
-     * @throws InvalidInputException if the URI has no scheme or no provider serves it
+     * @param uri {@code scheme:location[?parley.scope=S]}, e.g. {@code sqlite:/var/lib/app/parley.db} or
+     *     {@code memory:} (see {@link StoreUri})
+     * @param options the clock, id generator and scope
+     * @throws InvalidInputException if the URI has no scheme, no module on the class path serves it (the message
+     *     names the module to add), a Parley parameter is unknown, or the URI and the options bind different scopes
      * @throws dev.parley.core.UnavailableException if the store cannot be opened
      */
-    public static MessageLog open(String uri, StoreOptions options) {
-        int colon = uri.indexOf(':');
-        if (colon <= 0) {
-            throw new InvalidInputException("store URI '" + uri + "' has no scheme; expected one of "
-                    + providers().keySet().stream().map(s -> s + ":…").toList());
-        }
-        String scheme = uri.substring(0, colon);
-        StoreProvider provider = providers().get(scheme);
+    public static Store open(String uri, StoreOptions options) {
+        StoreUri parsed = StoreUri.parse(uri);
+        Map<String, StoreProvider> providers = providers();
+        StoreProvider provider = providers.get(parsed.scheme());
         if (provider == null) {
-            throw new InvalidInputException("unknown store scheme '" + scheme + "' in '" + uri + "'; available: "
-                    + providers().keySet());
+            String module = MODULES.get(parsed.scheme());
+            throw new InvalidInputException("unknown store scheme '" + parsed.scheme() + "' in '" + redact(uri) + "'"
+                    + (module == null ? "" : ": add " + module + " to the class path for " + parsed.scheme() + ":")
+                    + "; available: " + providers.keySet());
         }
-        return provider.open(uri.substring(colon + 1), options);
+        parsed.requireKnown(provider.parameters());
+        String pinned = parsed.scope();
+        if (pinned != null && options.scope() != null && !pinned.equals(options.scope())) {
+            throw new InvalidInputException("the store URI binds scope '" + pinned + "' but the options name '"
+                    + options.scope() + "'");
+        }
+        String scope = pinned != null ? pinned : options.scope() != null ? options.scope() : Store.DEFAULT_SCOPE;
+        return provider.open(parsed, scope, pinned != null, options);
     }
+
+    /** The module that serves each scheme Parley ships, for the message when it is missing from the class path. */
+    private static final Map<String, String> MODULES = Map.of(
+            "sqlite", "dev.parley:parley-sqlite",
+            "jsonl", "dev.parley:parley-files",
+            "postgres", "dev.parley:parley-postgres",
+            "remote", "dev.parley:parley-remote");
 
     /**
      * The URI with its secrets masked, for messages, logs and prompts: every {@code password=} parameter value and the
@@ -76,9 +90,8 @@ public final class Stores {
         for (StoreProvider p : ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader())) {
             byScheme.putIfAbsent(p.scheme(), p);
         }
-        // Built in, unless a module on the class path serves the scheme (parley-engine's memory: adds repositories).
-        byScheme.putIfAbsent("memory", new MemoryMessageLog.Provider());
-        byScheme.putIfAbsent("null", new NullMessageLog.Provider());
+        byScheme.putIfAbsent("memory", new MemoryStore.Provider());
+        byScheme.putIfAbsent("null", new NullStore.Provider());
         return byScheme;
     }
 }

@@ -12,6 +12,8 @@ import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.ConversationLine;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.StoredSession;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -64,8 +66,9 @@ public final class CasWorker {
         long duration = Long.parseLong(args[6]);
         Path result = Path.of(args[7]);
         List<String> lines = new ArrayList<>();
-        try (MessageLog log = Stores.open(uri)) {
-            ChatSessionRepository repo = log.repositories().orElseThrow().sessions(scope);
+        try (Store store = Stores.open(uri, StoreOptions.defaults().withScope(scope))) {
+            MessageLog log = store.log();
+            ChatSessionRepository repo = store.sessions().orElseThrow();
             AgentId agent = new AgentId(worker);
             long wait = startAt - System.currentTimeMillis();
             if (wait > 0) {

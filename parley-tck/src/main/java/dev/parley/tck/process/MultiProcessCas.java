@@ -5,6 +5,8 @@ import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.ConversationLine;
 import dev.parley.core.repository.StoredSession;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -81,9 +83,9 @@ public final class MultiProcessCas {
             }
         }
         Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
-        try (MessageLog log = Stores.open(storeUri)) {
-            ChatSessionRepository repo = log.repositories().orElseThrow(() ->
-                    new IllegalArgumentException(storeUri + " has no session repositories")).sessions(scope);
+        try (Store store = Stores.open(storeUri, StoreOptions.defaults().withScope(scope))) {
+            ChatSessionRepository repo = store.sessions().orElseThrow(() ->
+                    new IllegalArgumentException(storeUri + " has no session repositories"));
             for (int i = 0; i < sessions; i++) {
                 String id = "cas-" + i;
                 repo.create(ChatSession.builder(id, t0).name("contended " + i).build());
@@ -168,8 +170,8 @@ public final class MultiProcessCas {
         }
         checkFreshness(updates, reads, false, violations);
         checkFreshness(appends, loads, true, violations);
-        try (MessageLog log = Stores.open(storeUri)) {
-            ChatSessionRepository repo = log.repositories().orElseThrow().sessions(scope);
+        try (Store store = Stores.open(storeUri, StoreOptions.defaults().withScope(scope))) {
+            ChatSessionRepository repo = store.sessions().orElseThrow();
             for (String id : ids) {
                 StoredSession stored = repo.read(id).orElse(null);
                 if (stored == null) {
@@ -198,7 +200,7 @@ public final class MultiProcessCas {
                 }
             }
             for (String logId : logIds) {
-                List<dev.parley.core.model.Entry> entries = log.load(new dev.parley.core.SessionId(logId), null);
+                List<dev.parley.core.model.Entry> entries = store.log().load(new dev.parley.core.SessionId(logId), null);
                 Map<String, Long> stored = new HashMap<>();
                 long last = 0;
                 for (dev.parley.core.model.Entry e : entries) {

@@ -1,0 +1,39 @@
+package dev.parley.core;
+
+/**
+ * An append named an entry id that the session already holds with different content. Appends are idempotent by
+ * entry id — an id stored with identical content is recognised and not written again — so this is never a retry: it
+ * is two writers (or a re-sent history) that disagree about what the entry is. Nothing of the batch was written.
+ */
+public final class EntryConflictException extends ParleyException {
+    private static final long serialVersionUID = 1L;
+    private final transient SessionId session;
+    private final transient EntryId entry;
+
+    /**
+     * @param session the session
+     * @param entry the id stored with different content
+     * @param batchIndex the entry's position in the batch, for the message
+     */
+    public EntryConflictException(SessionId session, EntryId entry, int batchIndex) {
+        super("entry " + entry + " is already stored in session " + session
+                + " with different content (batch element " + batchIndex + "); nothing of the batch was written", null);
+        this.session = session;
+        this.entry = entry;
+    }
+
+    @Override
+    public ErrorCode code() {
+        return ErrorCode.ENTRY_CONFLICT;
+    }
+
+    /** The session. */
+    public SessionId session() {
+        return session;
+    }
+
+    /** The entry id stored with different content. */
+    public EntryId entry() {
+        return entry;
+    }
+}

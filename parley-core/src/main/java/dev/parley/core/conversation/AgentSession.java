@@ -1,0 +1,199 @@
+package dev.parley.core.conversation;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One agent's handle on one session of a message log: panto's per-session store (see the glossary). An agent owns
+ * one and persists every message through it as the message enters its conversation.
+ *
+ * <p>The handle keeps a <em>leaf</em>: the entry the next append continues from. Opening it reads the agent's last
+ * entry as the leaf. Appends chain each entry to the one before and move the leaf; {@link #moveLeaf} makes the next
+ * append a sibling (a branch). Reading the conversation changes nothing: to continue where a loaded conversation
+ * ends, move the leaf to its {@link LoadedConversation#continueFrom()}.
+ *
+ * <p>Catalog operations (listing, resolving an id prefix, the most recent session) are not here; they belong to the
+ * store's {@link dev.parley.core.log.SessionCatalog}.
+ *
+ * <p>Thread-safe: calls are serialized on the instance. A failed call leaves the leaf unchanged.
+ */
+public final class AgentSession {
+    private final MessageLog log;
+    private final SessionId session;
+    private final AgentId agent;
+    private final IdGenerator ids;
+    private final Clock clock;
+    private @Nullable EntryId leaf;
+
+    /**
+     * @param log the backend
+     * @param session the session to write to (created on first append if absent)
+     * @param agent the agent this view writes as
+     * @param ids the generator of entry ids
+     * @param clock the clock that stamps entries
+     */
+    public AgentSession(MessageLog log, SessionId session, AgentId agent, IdGenerator ids, Clock clock) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.session = Objects.requireNonNull(session, "session");
+        this.agent = Objects.requireNonNull(agent, "agent");
+        this.ids = Objects.requireNonNull(ids, "ids");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.leaf = log.lastEntry(session, agent).map(Entry::id).orElse(null);
+    }
+
+    /** The agent this handle writes as. */
+    public AgentId agent() {
+        return agent;
+    }
+
+    /** The session this handle writes to. */
+    public SessionId sessionId() {
+        return session;
+    }
+
+    /** The log this handle writes to. */
+    public MessageLog log() {
+        return log;
+    }
+
+    /**
+     * Appends messages as one atomic, durable batch, chained from the current leaf; the leaf moves to the last one.
+     *
+     * @return the stored entries; the null store's answer for {@code null:}
+     * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written and the leaf is
+     *     unchanged
+     */
+    public List<Entry> appendMessages(List<Message> messages) {
+        return appendEntries(List.copyOf(messages), Usage.ZERO);
+    }
+
+    /**
+     * Appends messages and the usage they cost as one atomic, durable write (a reply and its tokens are stored
+     * together or not at all), chained from the current leaf; the leaf moves to the last message.
+     *
+     * @param usage added to this agent's running total in the session in the same write
+     * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written and the leaf is
+     *     unchanged
+     */
+    public List<Entry> appendMessages(List<Message> messages, Usage usage) {
+        return appendEntries(List.copyOf(messages), usage);
+    }
+
+    /**
+     * Appends entries of any kind (a compaction, a model change…) as one atomic batch, chained from the current
+     * leaf; the leaf moves to the last one.
+     *
+     * @return the stored entries
+     * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written and the leaf is
+     *     unchanged
+     */
+    public List<Entry> appendEntries(List<? extends EntryPayload> payloads) {
+        return appendEntries(payloads, Usage.ZERO);
+    }
+
+    private synchronized List<Entry> appendEntries(List<? extends EntryPayload> payloads, Usage usage) {
+        if (payloads.isEmpty()) {
+            if (!usage.equals(Usage.ZERO)) {
+                log.persistUsage(session, agent, usage);
+            }
+            return List.of();
+        }
+        List<NewEntry> batch = new ArrayList<>(payloads.size());
+        EntryId parent = leaf;
+        for (EntryPayload p : payloads) {
+            EntryId id = ids.newEntryId();
+            Instant at = p instanceof Message m && m.createdAt() != null ? m.createdAt() : clock.instant();
+            batch.add(NewEntry.of(id, parent, at, p));
+            parent = id;
+        }
+        List<Entry> stored = log.append(session, agent, batch, usage).entries();
+        leaf = stored.get(stored.size() - 1).id();
+        return stored;
+    }
+
+    /**
+     * Reads the conversation: the path from the root to the leaf (or to {@code options.leaf()}) as messages, plus
+     * the dangling user prompt, repaired as the options say. Changes nothing, the leaf included.
+     *
+     * @throws dev.parley.core.CorruptRecordException if a stored entry cannot be decoded
+     */
+    public LoadedConversation loadConversation(ConversationOptions options) {
+        return ConversationBuilder.build(session, log.load(session, null), agent, options);
+    }
+
+    /** {@link #loadConversation(ConversationOptions)} with {@link ConversationOptions#AS_WRITTEN}. */
+    public LoadedConversation loadConversation() {
+        return loadConversation(ConversationOptions.AS_WRITTEN);
+    }
+
+    /** The model in force at the leaf: the last model change, or model stamped on a message, on its path. */
+    public synchronized Optional<ModelRef> activeModel() {
+        if (leaf == null) {
+            return Optional.empty();
+        }
+        List<Entry> entries = log.load(session, null);
+        return Optional.ofNullable(ConversationBuilder.activeModel(EntryTree.of(entries).path(leaf)));
+    }
+
+    /** The entry the next append continues from, or null when the next append starts a new root. */
+    public synchronized @Nullable EntryId leaf() {
+        return leaf;
+    }
+
+    /** Adds usage to this agent's running total in the session (nothing is kept on {@code null:}). */
+    public void recordUsage(Usage usage) {
+        log.persistUsage(session, agent, usage);
+    }
+
+    /**
+     * Removes every entry appended after {@code entry}, across all agents of the session (rewind; destructive), and
+     * moves the leaf to {@code entry}.
+     *
+     * @throws dev.parley.core.NotFoundException if the entry is not in the session
+     */
+    public synchronized void truncateAfter(EntryId entry) {
+        log.truncateAfter(session, entry);
+        leaf = entry;
+    }
+
+    /**
+     * Makes the next append continue from {@code entry} (a sibling of its existing children: a branch), or start a
+     * new root for null. The abandoned branch stays in the log.
+     *
+     * @throws dev.parley.core.NotFoundException if the entry is not in the session
+     */
+    public synchronized void moveLeaf(@Nullable EntryId entry) {
+        if (entry != null && log.load(session, null).stream().noneMatch(e -> e.id().equals(entry))) {
+            throw new NotFoundException("no entry " + entry + " in session " + session);
+        }
+        leaf = entry;
+    }
+
+    /**
+     * Continues where a loaded conversation ends: moves the leaf to its {@link LoadedConversation#continueFrom()}
+     * without re-reading the log (which {@link #moveLeaf} does to check the entry).
+     */
+    public synchronized void continueFrom(LoadedConversation loaded) {
+        if (!loaded.session().equals(session)) {
+            throw new dev.parley.core.InvalidInputException("the conversation is of session " + loaded.session()
+                    + ", not " + session);
+        }
+        leaf = loaded.continueFrom();
+    }
+}

@@ -1,0 +1,26 @@
+package dev.parley.core.log;
+
+import dev.parley.core.model.Entry;
+import java.util.List;
+
+/**
+ * What an {@link MessageLog#append(dev.parley.core.SessionId, dev.parley.core.AgentId, List,
+ * dev.parley.core.model.Usage) append} did.
+ *
+ * @param entries every entry of the batch as stored, in batch order: the ones written now with their new
+ *     {@code seq}, the ones that were already stored (a retry) as they were stored
+ * @param written how many of them this call wrote; 0 when the whole batch was already stored
+ */
+public record AppendResult(List<Entry> entries, int written) {
+    public AppendResult {
+        entries = List.copyOf(entries);
+        if (written < 0 || written > entries.size()) {
+            throw new IllegalArgumentException("written " + written + " of " + entries.size());
+        }
+    }
+
+    /** Whether the call wrote anything (entries, or usage with an empty batch). */
+    public boolean wroteAnything() {
+        return written > 0;
+    }
+}

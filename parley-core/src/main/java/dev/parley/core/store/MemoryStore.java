@@ -1,0 +1,113 @@
+package dev.parley.core.store;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatSessionRepository;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code memory:}: a store held in memory, with the same contract as the durable ones — message log, catalog,
+ * session records and archives, every scope apart — for tests and ephemeral use. Each open is a new, empty store;
+ * nothing survives it. The same on every class path. Thread-safe.
+ */
+public final class MemoryStore extends BaseStore {
+    private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.PERSISTENT,
+            Capability.CATALOG, Capability.SESSION_RECORDS, Capability.ARCHIVES));
+
+    private final Map<String, Scope> scopes;
+    private final StoreOptions options;
+    private final Scope here;
+
+    private record Scope(MemoryMessageLog log, MemoryRepositories repositories) {}
+
+    private MemoryStore(String uri, String scope, boolean pinned, StoreOptions options) {
+        super(uri, scope, pinned);
+        this.options = options;
+        this.scopes = new ConcurrentHashMap<>();
+        this.here = scopeData(scope);
+    }
+
+    private MemoryStore(MemoryStore root, String scope) {
+        super(root, scope);
+        this.options = root.options;
+        this.scopes = root.scopes;
+        this.here = scopeData(scope);
+    }
+
+    /** A new, empty memory store bound to {@value Store#DEFAULT_SCOPE}, with {@link StoreOptions#defaults()}. */
+    public static MemoryStore open() {
+        return open(StoreOptions.defaults());
+    }
+
+    /** A new, empty memory store with the given options (bound to their scope, or the default one). */
+    public static MemoryStore open(StoreOptions options) {
+        return new MemoryStore("memory:", options.scope() == null ? DEFAULT_SCOPE : options.scope(), false, options);
+    }
+
+    private Scope scopeData(String scope) {
+        return scopes.computeIfAbsent(scope, s -> new Scope(new MemoryMessageLog(options), new MemoryRepositories()));
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public MessageLog log() {
+        return here.log();
+    }
+
+    @Override
+    public Optional<SessionCatalog> catalog() {
+        return Optional.of(here.log());
+    }
+
+    @Override
+    public Optional<ChatSessionRepository> sessions() {
+        return Optional.of(here.repositories());
+    }
+
+    @Override
+    public Optional<ChatArchiveRepository> archives() {
+        return Optional.of(here.repositories());
+    }
+
+    @Override
+    public void deleteScope() {
+        here.log().clear();
+        here.repositories().clear();
+    }
+
+    @Override
+    protected Store view(String scope) {
+        return new MemoryStore(this, scope);
+    }
+
+    @Override
+    protected void release() {
+        scopes.clear();
+    }
+
+    /** Serves {@code memory:}. */
+    static final class Provider implements StoreProvider {
+        @Override
+        public String scheme() {
+            return "memory";
+        }
+
+        @Override
+        public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
+            if (!uri.location().isEmpty()) {
+                throw new InvalidInputException("memory: takes no location, got '" + Stores.redact(uri.text()) + "'");
+            }
+            return new MemoryStore(uri.text(), scope, scopePinned, options);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.parley.core.store;
+
+import dev.parley.core.InvalidInputException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A parsed store URI: {@code scheme:location}, where the location may end in a query whose {@code parley.*}
+ * parameters are Parley's settings and every other parameter belongs to the backend (a JDBC driver's, for
+ * {@code postgres:}). Parley's parameters are taken out of the location: {@link #location()} is what the backend
+ * opens.
+ *
+ * <p>Parley's parameters are the same on every backend: {@code parley.scope} binds the store's scope (see
+ * {@link Store}); a backend may accept more (listed by its provider's {@link StoreProvider#parameters()}). A
+ * parameter that looks like Parley's but is not one a backend accepts ({@code parley_scope}, {@code Parley.Scope},
+ * {@code parley.scop}) is an error, never passed on: a misspelt scope must not silently bind the default one.
+ *
+ * @param scheme the scheme, without the colon
+ * @param location the scheme-specific part with Parley's parameters removed
+ * @param parameters Parley's parameters, by name (with the {@code parley.} prefix), in URI order, decoded
+ * @param text the URI as given, for messages (mask it with {@link Stores#redact} before showing it)
+ */
+public record StoreUri(String scheme, String location, Map<String, String> parameters, String text) {
+    /** The parameter that binds a store's scope. */
+    public static final String SCOPE = "parley.scope";
+
+    public StoreUri {
+        Objects.requireNonNull(scheme, "scheme");
+        Objects.requireNonNull(location, "location");
+        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+        Objects.requireNonNull(text, "text");
+    }
+
+    /**
+     * Parses a store URI.
+     *
+     * @throws InvalidInputException if there is no scheme, or a Parley parameter repeats or is malformed
+     */
+    public static StoreUri parse(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        int colon = uri.indexOf(':');
+        if (colon <= 0 || !uri.substring(0, colon).matches("[a-z][a-z0-9+.-]*")) {
+            throw new InvalidInputException("store URI '" + Stores.redact(uri) + "' has no scheme; expected one of "
+                    + Stores.providers().keySet().stream().map(s -> s + ":…").toList());
+        }
+        String scheme = uri.substring(0, colon);
+        String rest = uri.substring(colon + 1);
+        int q = rest.indexOf('?');
+        if (q < 0) {
+            return new StoreUri(scheme, rest, Map.of(), uri);
+        }
+        Map<String, String> parley = new LinkedHashMap<>();
+        List<String> kept = new ArrayList<>();
+        for (String pair : rest.substring(q + 1).split("&", -1)) {
+            int eq = pair.indexOf('=');
+            String key = decode(eq < 0 ? pair : pair.substring(0, eq), uri);
+            if (!looksLikeParley(key)) {
+                kept.add(pair);
+                continue;
+            }
+            if (eq < 0) {
+                throw new InvalidInputException("store URI parameter '" + key + "' has no value (write " + key
+                        + "=VALUE) in '" + Stores.redact(uri) + "'");
+            }
+            if (parley.put(key, decode(pair.substring(eq + 1), uri)) != null) {
+                throw new InvalidInputException("store URI parameter '" + key + "' is given twice in '"
+                        + Stores.redact(uri) + "'");
+            }
+        }
+        String location = rest.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
+        return new StoreUri(scheme, location, parley, uri);
+    }
+
+    /**
+     * Checks that every Parley parameter is one the backend accepts.
+     *
+     * @param accepted the parameter names the backend accepts (always including {@value #SCOPE})
+     * @throws InvalidInputException naming the first unknown parameter and the accepted ones
+     */
+    public StoreUri requireKnown(Set<String> accepted) {
+        for (String key : parameters.keySet()) {
+            if (!key.equals(SCOPE) && !accepted.contains(key)) {
+                List<String> known = new ArrayList<>(accepted);
+                if (!known.contains(SCOPE)) {
+                    known.add(0, SCOPE);
+                }
+                throw new InvalidInputException("unknown store URI parameter '" + key + "' for " + scheme
+                        + ": (accepted: " + known + ")");
+            }
+        }
+        return this;
+    }
+
+    /** A Parley parameter's value, or null when the URI does not set it. */
+    public @Nullable String parameter(String name) {
+        return parameters.get(name);
+    }
+
+    /** The scope the URI binds with {@code parley.scope=}, checked; null when it binds none. */
+    public @Nullable String scope() {
+        String scope = parameters.get(SCOPE);
+        return scope == null ? null : Scopes.require(scope);
+    }
+
+    private static boolean looksLikeParley(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        return k.startsWith("parley") ;
+    }
+
+    private static String decode(String s, String uri) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("malformed escape in store URI '" + Stores.redact(uri) + "': "
+                    + e.getMessage());
+        }
+    }
+}
