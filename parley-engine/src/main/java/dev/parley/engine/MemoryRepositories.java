@@ -15,7 +15,7 @@ import dev.parley.core.repository.SessionAlreadyExistsException;
 import dev.parley.core.repository.StorageCorruptionException;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.json.Json;
-import dev.parley.json.repository.CatalogCursorCodec;
+import dev.parley.core.repository.CatalogOrder;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
 import java.util.ArrayList;
@@ -101,7 +101,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
                     all.add(CatalogEntry.of(decode(e.getKey(), e.getValue()), e.getValue().revision()));
                 }
             }
-            return CatalogCursorCodec.page(all, query);
+            return CatalogOrder.page(all, query);
         }
 
         @Override

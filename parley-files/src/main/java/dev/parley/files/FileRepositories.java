@@ -24,7 +24,7 @@ import dev.parley.core.repository.StorageCorruptionException;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.json.Json;
 import dev.parley.json.StrictObject;
-import dev.parley.json.repository.CatalogCursorCodec;
+import dev.parley.core.repository.CatalogOrder;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
 import java.io.IOException;
@@ -214,9 +214,9 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public CatalogPage list(CatalogQuery query) {
-            CatalogCursorCodec.decode(query.cursor()); // a damaged cursor fails before any I/O
+            CatalogOrder.decode(query.cursor()); // a damaged cursor fails before any I/O
             try {
-                return CatalogCursorCodec.page(readCatalog(), query);
+                return CatalogOrder.page(readCatalog(), query);
             } catch (IOException e) {
                 throw new UnavailableException("cannot read " + catalogFile + ": " + e.getMessage(), e);
             }

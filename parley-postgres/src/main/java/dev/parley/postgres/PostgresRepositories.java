@@ -17,7 +17,7 @@ import dev.parley.core.repository.StorageCorruptionException;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.json.Json;
 import dev.parley.json.repository.ArchiveLocators;
-import dev.parley.json.repository.CatalogCursorCodec;
+import dev.parley.core.repository.CatalogOrder;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
 import java.sql.Connection;
@@ -86,7 +86,7 @@ final class PostgresRepositories implements Repositories {
 
         @Override
         public CatalogPage list(CatalogQuery query) {
-            CatalogOrder.Position after = CatalogCursorCodec.decode(query.cursor());
+            CatalogOrder.Position after = CatalogOrder.decode(query.cursor());
             StringBuilder sql = new StringBuilder("SELECT id, revision, record FROM parley_chat_sessions WHERE scope_id = ?");
             List<Object> args = new ArrayList<>(List.of(scope));
             if (query.workspaceId() != null) {
@@ -120,7 +120,7 @@ final class PostgresRepositories implements Repositories {
                 boolean more = rows.size() > query.limit();
                 List<CatalogEntry> page = more ? rows.subList(0, query.limit()) : rows;
                 return new CatalogPage(page, more
-                        ? CatalogCursorCodec.encode(CatalogOrder.Position.of(page.get(page.size() - 1))) : null);
+                        ? CatalogOrder.encode(CatalogOrder.Position.of(page.get(page.size() - 1))) : null);
             });
         }
 

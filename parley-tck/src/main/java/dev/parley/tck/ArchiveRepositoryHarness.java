@@ -6,7 +6,7 @@ import dev.parley.core.repository.ChatArchiveRepository;
 public interface ArchiveRepositoryHarness {
 
     /** A <b>fresh instance</b> each call, bound to the scope; instances of one scope share its storage. */
-    ChatArchiveRepository createRepository(String scopeId);
+    ChatArchiveRepository createArchiveRepository(String scopeId);
 
     /** Removes everything stored in the scope. Called after every scenario, also when it failed. */
     void cleanupScope(String scopeId);

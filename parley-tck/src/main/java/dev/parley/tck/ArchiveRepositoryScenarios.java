@@ -55,7 +55,7 @@ public final class ArchiveRepositoryScenarios {
     }
 
     static void order(ArchiveRepositoryHarness h, String scope) {
-        ChatArchiveRepository repo = h.createRepository(scope);
+        ChatArchiveRepository repo = h.createArchiveRepository(scope);
         equal(ChatArchiveManifest.empty("s1"), repo.loadManifest("s1"), "a session without archives");
         ArchiveAppend.Result first = repo.append(append("s1", "a-first", 9, "summary one"));
         ArchiveAppend.Result second = repo.append(append("s1", "a-second", 2, "summary two"));
@@ -69,12 +69,12 @@ public final class ArchiveRepositoryScenarios {
     }
 
     static void concurrent(ArchiveRepositoryHarness h, String scope) throws Exception {
-        ChatArchiveRepository one = h.createRepository(scope);
-        ChatArchiveRepository two = h.createRepository(scope);
+        ChatArchiveRepository one = h.createArchiveRepository(scope);
+        ChatArchiveRepository two = h.createArchiveRepository(scope);
         List<Object> results = SessionRepositoryScenarios.race(() -> one.append(append("s2", "from-one", 1, "one")),
                 () -> two.append(append("s2", "from-two", 1, "two")));
         that(results.stream().allMatch(r -> r instanceof ArchiveAppend.Result), "both appends commit: " + results);
-        ChatArchiveRepository fresh = h.createRepository(scope);
+        ChatArchiveRepository fresh = h.createArchiveRepository(scope);
         ChatArchiveManifest m = fresh.loadManifest("s2");
         equal(2, m.archives().size(), "archives in the manifest");
         equal(m.archives().get(1).summaryPath(), m.currentSummaryPath(), "the head references the final archive");
@@ -85,11 +85,11 @@ public final class ArchiveRepositoryScenarios {
     }
 
     static void duplicate(ArchiveRepositoryHarness h, String scope) {
-        ChatArchiveRepository repo = h.createRepository(scope);
+        ChatArchiveRepository repo = h.createArchiveRepository(scope);
         ArchiveAppend.Result committed = repo.append(append("s3", "dup", 1, "the original"));
         fails(InvalidInputException.class, "appending a duplicate archive id",
                 () -> repo.append(append("s3", "dup", 2, "the impostor")));
-        ChatArchiveRepository fresh = h.createRepository(scope);
+        ChatArchiveRepository fresh = h.createArchiveRepository(scope);
         equal(committed.manifest(), fresh.loadManifest("s3"), "the manifest after the rejection");
         equal(Optional.of("the original"), fresh.readSummary(committed.archive().summaryPath()),
                 "the summary after the rejection");
@@ -98,36 +98,36 @@ public final class ArchiveRepositoryScenarios {
     static void scopes(ArchiveRepositoryHarness h, String scope) {
         String other = scope + "-b";
         try {
-            ArchiveAppend.Result a = h.createRepository(scope).append(append("same", "same", 1, "scope one"));
-            ArchiveAppend.Result b = h.createRepository(other).append(append("same", "same", 1, "scope two"));
-            equal(Optional.of("scope one"), h.createRepository(scope).readSummary(a.archive().summaryPath()),
+            ArchiveAppend.Result a = h.createArchiveRepository(scope).append(append("same", "same", 1, "scope one"));
+            ArchiveAppend.Result b = h.createArchiveRepository(other).append(append("same", "same", 1, "scope two"));
+            equal(Optional.of("scope one"), h.createArchiveRepository(scope).readSummary(a.archive().summaryPath()),
                     "scope one reads its own summary");
-            equal(Optional.of("scope two"), h.createRepository(other).readSummary(b.archive().summaryPath()),
+            equal(Optional.of("scope two"), h.createArchiveRepository(other).readSummary(b.archive().summaryPath()),
                     "scope two reads its own summary");
-            equal(1, h.createRepository(scope).loadManifest("same").archives().size(), "scope one's archives");
-            equal(1, h.createRepository(other).loadManifest("same").archives().size(), "scope two's archives");
+            equal(1, h.createArchiveRepository(scope).loadManifest("same").archives().size(), "scope one's archives");
+            equal(1, h.createArchiveRepository(other).loadManifest("same").archives().size(), "scope two's archives");
         } finally {
             h.cleanupScope(other);
         }
     }
 
     static void freshInstances(ArchiveRepositoryHarness h, String scope) {
-        ArchiveAppend.Result r = h.createRepository(scope).append(append("s5", "a1", 1, "rolling summary"));
-        ChatArchiveRepository fresh = h.createRepository(scope);
+        ArchiveAppend.Result r = h.createArchiveRepository(scope).append(append("s5", "a1", 1, "rolling summary"));
+        ChatArchiveRepository fresh = h.createArchiveRepository(scope);
         equal(r.manifest(), fresh.loadManifest("s5"), "the manifest from a fresh instance");
         equal(Optional.of("rolling summary"), fresh.readSummary(fresh.loadManifest("s5").currentSummaryPath()),
                 "the current summary from a fresh instance");
         ArchiveAppend.Result next = fresh.append(append("s5", "a2", 2, "rolling summary, continued"));
-        equal(List.of("a1", "a2"), h.createRepository(scope).loadManifest("s5").archives().stream()
+        equal(List.of("a1", "a2"), h.createArchiveRepository(scope).loadManifest("s5").archives().stream()
                 .map(ArchiveRecord::id).toList(), "the rolling summary continues from a fresh instance");
-        equal(next.archive().summaryPath(), h.createRepository(scope).loadManifest("s5").currentSummaryPath(),
+        equal(next.archive().summaryPath(), h.createArchiveRepository(scope).loadManifest("s5").currentSummaryPath(),
                 "the continued summary is current");
     }
 
     static void corruption(ArchiveRepositoryHarness h, String scope) {
-        h.createRepository(scope).append(append("s6", "a1", 1, "summary"));
+        h.createArchiveRepository(scope).append(append("s6", "a1", 1, "summary"));
         h.corruptManifest(scope, "s6");
-        ChatArchiveRepository fresh = h.createRepository(scope);
+        ChatArchiveRepository fresh = h.createArchiveRepository(scope);
         fails(RuntimeException.class, "loading a damaged manifest", () -> {
             ChatArchiveManifest m = fresh.loadManifest("s6");
             throw new AssertionError("the load returned " + m + " instead of failing");

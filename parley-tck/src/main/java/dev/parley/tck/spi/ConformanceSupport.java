@@ -1,0 +1,49 @@
+package dev.parley.tck.spi;
+
+import dev.parley.core.EntryId;
+import dev.parley.core.SessionId;
+import dev.parley.core.store.Store;
+import dev.parley.tck.CapabilityMissing;
+
+/**
+ * What a backend contributes to the conformance kit beyond its public contract: damaging a stored record, so the
+ * corruption scenarios can check that a read fails loudly. A backend registers one implementation per URI scheme
+ * under {@code META-INF/services/dev.parley.tck.spi.ConformanceSupport}, in a package that is not its API, and
+ * depends on {@code parley-tck} optionally; the kit finds it by the store's scheme ({@link
+ * dev.parley.tck.StoreHarness}). A backend without one gets its corruption scenarios reported as not applicable.
+ *
+ * <p>Each method damages what the given store (bound to the scope under test) holds, after the kit has closed every
+ * other instance of that scope. Test support only: it deliberately writes records that cannot be decoded.
+ */
+public interface ConformanceSupport {
+
+    /** The URI scheme this support serves ({@code sqlite}, {@code jsonl}…). */
+    String scheme();
+
+    /**
+     * Replaces the stored form of one log entry with one that cannot be decoded, keeping it addressable.
+     *
+     * @throws CapabilityMissing if the backend has no stored form to damage
+     */
+    default void corruptEntry(Store store, SessionId session, EntryId entry) {
+        throw new CapabilityMissing("corruptEntry for " + scheme() + ":");
+    }
+
+    /**
+     * Replaces a session record's stored form with one that cannot be decoded, keeping it addressable.
+     *
+     * @throws CapabilityMissing if the backend has no stored form to damage
+     */
+    default void corruptSessionRecord(Store store, String sessionId) {
+        throw new CapabilityMissing("corruptSessionRecord for " + scheme() + ":");
+    }
+
+    /**
+     * Replaces an archive manifest's stored form with one that cannot be decoded.
+     *
+     * @throws CapabilityMissing if the backend has no stored form to damage
+     */
+    default void corruptManifest(Store store, String sessionId) {
+        throw new CapabilityMissing("corruptManifest for " + scheme() + ":");
+    }
+}
