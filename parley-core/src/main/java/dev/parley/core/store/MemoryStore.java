@@ -1,5 +1,6 @@
 package dev.parley.core.store;
 
+import dev.parley.core.Ids;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
@@ -10,11 +11,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code memory:}: a store held in memory, with the same contract as the durable ones — message log, catalog,
- * session records and archives, every scope apart — for tests and ephemeral use. Each open is a new, empty store;
- * nothing survives it. The same on every class path. Thread-safe.
+ * session records and archives, every scope apart — for tests and ephemeral use. The same on every class path.
+ *
+ * <ul>
+ *   <li>{@code memory:} is a new, empty store at each open; what it holds is gone when it is closed.</li>
+ *   <li>{@code memory:NAME} (NAME a valid id) names a store shared by every open of that name in this JVM, and kept
+ *       for the life of the JVM, also while no instance is open (so a test can close and reopen it). Remove what it
+ *       holds with {@link #deleteScope()}.</li>
+ * </ul>
+ * Thread-safe.
  */
 public final class MemoryStore extends BaseStore {
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.PERSISTENT,
@@ -26,10 +35,16 @@ public final class MemoryStore extends BaseStore {
 
     private record Scope(MemoryMessageLog log, MemoryRepositories repositories) {}
 
-    private MemoryStore(String uri, String scope, boolean pinned, StoreOptions options) {
+    /** The named stores of this JVM, by name. */
+    private static final Map<String, Map<String, Scope>> NAMED = new ConcurrentHashMap<>();
+
+    private final boolean named;
+
+    private MemoryStore(String uri, String scope, boolean pinned, StoreOptions options, @Nullable String name) {
         super(uri, scope, pinned);
         this.options = options;
-        this.scopes = new ConcurrentHashMap<>();
+        this.named = name != null;
+        this.scopes = name == null ? new ConcurrentHashMap<>() : NAMED.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
         this.here = scopeData(scope);
     }
 
@@ -37,6 +52,7 @@ public final class MemoryStore extends BaseStore {
         super(root, scope);
         this.options = root.options;
         this.scopes = root.scopes;
+        this.named = root.named;
         this.here = scopeData(scope);
     }
 
@@ -47,7 +63,7 @@ public final class MemoryStore extends BaseStore {
 
     /** A new, empty memory store with the given options (bound to their scope, or the default one). */
     public static MemoryStore open(StoreOptions options) {
-        return new MemoryStore("memory:", options.scope() == null ? DEFAULT_SCOPE : options.scope(), false, options);
+        return new MemoryStore("memory:", options.scope() == null ? DEFAULT_SCOPE : options.scope(), false, options, null);
     }
 
     private Scope scopeData(String scope) {
@@ -92,7 +108,9 @@ public final class MemoryStore extends BaseStore {
 
     @Override
     protected void release() {
-        scopes.clear();
+        if (!named) {
+            scopes.clear();
+        }
     }
 
     /** Serves {@code memory:}. */
@@ -104,10 +122,12 @@ public final class MemoryStore extends BaseStore {
 
         @Override
         public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
-            if (!uri.location().isEmpty()) {
-                throw new InvalidInputException("memory: takes no location, got '" + Stores.redact(uri.text()) + "'");
+            String name = uri.location();
+            if (!name.isEmpty() && !Ids.isValid(name)) {
+                throw new InvalidInputException("memory: takes an optional name (letters, digits, '.', '_', '-'), got '"
+                        + Stores.redact(uri.text()) + "'");
             }
-            return new MemoryStore(uri.text(), scope, scopePinned, options);
+            return new MemoryStore(uri.text(), scope, scopePinned, options, name.isEmpty() ? null : name);
         }
     }
 }
