@@ -1,8 +1,8 @@
 /**
- * Service behaviour over the session-record contract (Heddle's session service; seed-systems.md §1.9–1.11):
+ * Service behaviour over the session-record contract (Heddle's session service, see the glossary):
  * {@link dev.parley.engine.SessionService} (ensure, updates through pure updaters re-applied on conflict, queued
- * prompts, leases with fencing tokens), {@link dev.parley.engine.Readiness} (a non-certifying report), and the
- * in-memory repositories ({@link dev.parley.engine.MemoryRepositories}).
+ * prompts, leases with fencing tokens, the engine loop) and {@link dev.parley.engine.Readiness} (a non-certifying
+ * report). The repositories come from any {@link dev.parley.core.store.Store}.
  */
 @NullMarked
 package dev.parley.engine;

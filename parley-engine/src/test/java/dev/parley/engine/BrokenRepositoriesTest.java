@@ -21,6 +21,11 @@ import dev.parley.tck.SessionRepositoryScenarios;
 import dev.parley.tck.Verdict;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import dev.parley.core.repository.StorageCorruptionException;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import java.util.Optional;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -65,8 +70,59 @@ class BrokenRepositoriesTest {
         }
     }
 
+    /**
+     * A memory store whose records can be "damaged" for the corruption scenarios: a damaged record reads as a
+     * {@link StorageCorruptionException}, as a damaged stored form does on a durable backend.
+     */
+    static final class DamageableMemory {
+        final Store store = MemoryStore.open();
+        final Set<String> damaged = ConcurrentHashMap.newKeySet();
+
+        ChatSessionRepository sessions(String scope) {
+            ChatSessionRepository real = store.withScope(scope).sessions().orElseThrow();
+            return new Delegating(real) {
+                @Override
+                public Optional<StoredSession> read(String sessionId) {
+                    if (damaged.contains(scope + "/" + sessionId)) {
+                        throw new StorageCorruptionException("memory " + scope + "/" + sessionId, "damaged", null, false);
+                    }
+                    return real.read(sessionId);
+                }
+            };
+        }
+
+        ChatArchiveRepository archives(String scope) {
+            ChatArchiveRepository real = store.withScope(scope).archives().orElseThrow();
+            return new ChatArchiveRepository() {
+                @Override
+                public ChatArchiveManifest loadManifest(String sessionId) {
+                    if (damaged.contains(scope + "/manifest/" + sessionId)) {
+                        throw new StorageCorruptionException("memory " + scope + " manifest " + sessionId, "damaged",
+                                null, true);
+                    }
+                    return real.loadManifest(sessionId);
+                }
+
+                @Override
+                public Optional<String> readSummary(String summaryLocator) {
+                    return real.readSummary(summaryLocator);
+                }
+
+                @Override
+                public ArchiveAppend.Result append(ArchiveAppend request) {
+                    return real.append(request);
+                }
+            };
+        }
+
+        void cleanup(String scope) {
+            store.withScope(scope).deleteScope();
+            damaged.removeIf(k -> k.startsWith(scope + "/"));
+        }
+    }
+
     static List<Verdict> runSessions(Function<ChatSessionRepository, ChatSessionRepository> breaker) {
-        MemoryRepositories store = new MemoryRepositories();
+        DamageableMemory store = new DamageableMemory();
         return SessionRepositoryScenarios.run(new SessionRepositoryHarness() {
             @Override
             public ChatSessionRepository createRepository(String scopeId) {
@@ -75,12 +131,12 @@ class BrokenRepositoriesTest {
 
             @Override
             public void cleanupScope(String scopeId) {
-                store.dropScope(scopeId);
+                store.cleanup(scopeId);
             }
 
             @Override
             public void corruptSessionRecord(String scopeId, String sessionId) {
-                store.corruptSession(scopeId, sessionId);
+                store.damaged.add(scopeId + "/" + sessionId);
             }
         });
     }
@@ -172,45 +228,53 @@ class BrokenRepositoriesTest {
     }
 
     @Test
+    void theWorkingArchiveRepository_passesEveryScenario() {
+        assertThat(failed(runArchives(r -> r))).isEmpty();
+    }
+
+    @Test
     void anArchiveRepositoryThatSwallowsACorruptManifest_isCaught() {
-        MemoryRepositories store = new MemoryRepositories();
-        List<Verdict> verdicts = ArchiveRepositoryScenarios.run(new ArchiveRepositoryHarness() {
+        List<Verdict> verdicts = runArchives(real -> new ChatArchiveRepository() {
             @Override
-            public ChatArchiveRepository createRepository(String scopeId) {
-                ChatArchiveRepository real = store.archives(scopeId);
-                return new ChatArchiveRepository() {
-                    @Override
-                    public ChatArchiveManifest loadManifest(String sessionId) {
-                        try {
-                            return real.loadManifest(sessionId);
-                        } catch (RuntimeException e) {
-                            return ChatArchiveManifest.empty(sessionId);
-                        }
-                    }
-
-                    @Override
-                    public Optional<String> readSummary(String summaryLocator) {
-                        return real.readSummary(summaryLocator);
-                    }
-
-                    @Override
-                    public ArchiveAppend.Result append(ArchiveAppend request) {
-                        return real.append(request);
-                    }
-                };
+            public ChatArchiveManifest loadManifest(String sessionId) {
+                try {
+                    return real.loadManifest(sessionId);
+                } catch (RuntimeException e) {
+                    return ChatArchiveManifest.empty(sessionId);
+                }
             }
 
             @Override
-            public void cleanupScope(String scopeId) {
-                store.dropScope(scopeId);
+            public Optional<String> readSummary(String summaryLocator) {
+                return real.readSummary(summaryLocator);
             }
 
             @Override
-            public void corruptManifest(String scopeId, String sessionId) {
-                store.corruptManifest(scopeId, sessionId);
+            public ArchiveAppend.Result append(ArchiveAppend request) {
+                return real.append(request);
             }
         });
         assertThat(failed(verdicts)).singleElement().satisfies(f -> assertThat(f).startsWith(
                 "AR-6 malformed stored manifests propagate as read failures"));
+    }
+
+    static List<Verdict> runArchives(Function<ChatArchiveRepository, ChatArchiveRepository> breaker) {
+        DamageableMemory store = new DamageableMemory();
+        return ArchiveRepositoryScenarios.run(new ArchiveRepositoryHarness() {
+            @Override
+            public ChatArchiveRepository createArchiveRepository(String scopeId) {
+                return breaker.apply(store.archives(scopeId));
+            }
+
+            @Override
+            public void cleanupScope(String scopeId) {
+                store.cleanup(scopeId);
+            }
+
+            @Override
+            public void corruptManifest(String scopeId, String sessionId) {
+                store.damaged.add(scopeId + "/manifest/" + sessionId);
+            }
+        });
     }
 }

@@ -8,40 +8,30 @@ import dev.parley.tck.SessionRepositoryConformance;
 import dev.parley.tck.SessionRepositoryHarness;
 import org.junit.jupiter.api.Nested;
 
-/** The in-memory repositories pass both kits. */
+/** The memory store's repositories pass both kits (damage comes from a layer above them: values cannot rot). */
 class MemoryRepositoriesConformanceTest {
-    static final MemoryRepositories STORE = new MemoryRepositories();
-
-    static final class Harness implements SessionRepositoryHarness {
-        @Override
-        public ChatSessionRepository createRepository(String scopeId) {
-            return STORE.sessions(scopeId);
-        }
-
-        @Override
-        public void cleanupScope(String scopeId) {
-            STORE.dropScope(scopeId);
-        }
-
-        @Override
-        public void corruptSessionRecord(String scopeId, String sessionId) {
-            STORE.corruptSession(scopeId, sessionId);
-        }
-
-        void corruptManifest(String scopeId, String sessionId) {
-            STORE.corruptManifest(scopeId, sessionId);
-        }
-
-        ChatArchiveRepository archives(String scopeId) {
-            return STORE.archives(scopeId);
-        }
-    }
+    static final BrokenRepositoriesTest.DamageableMemory STORE = new BrokenRepositoriesTest.DamageableMemory();
 
     @Nested
     class Sessions extends SessionRepositoryConformance {
         @Override
         protected SessionRepositoryHarness harness() {
-            return new Harness();
+            return new SessionRepositoryHarness() {
+                @Override
+                public ChatSessionRepository createRepository(String scopeId) {
+                    return STORE.sessions(scopeId);
+                }
+
+                @Override
+                public void cleanupScope(String scopeId) {
+                    STORE.cleanup(scopeId);
+                }
+
+                @Override
+                public void corruptSessionRecord(String scopeId, String sessionId) {
+                    STORE.damaged.add(scopeId + "/" + sessionId);
+                }
+            };
         }
     }
 
@@ -49,21 +39,20 @@ class MemoryRepositoriesConformanceTest {
     class Archives extends ArchiveRepositoryConformance {
         @Override
         protected ArchiveRepositoryHarness harness() {
-            Harness h = new Harness();
             return new ArchiveRepositoryHarness() {
                 @Override
-                public ChatArchiveRepository createRepository(String scopeId) {
-                    return h.archives(scopeId);
+                public ChatArchiveRepository createArchiveRepository(String scopeId) {
+                    return STORE.archives(scopeId);
                 }
 
                 @Override
                 public void cleanupScope(String scopeId) {
-                    h.cleanupScope(scopeId);
+                    STORE.cleanup(scopeId);
                 }
 
                 @Override
                 public void corruptManifest(String scopeId, String sessionId) {
-                    h.corruptManifest(scopeId, sessionId);
+                    STORE.damaged.add(scopeId + "/manifest/" + sessionId);
                 }
             };
         }

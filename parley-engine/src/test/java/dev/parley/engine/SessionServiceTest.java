@@ -13,6 +13,8 @@ import dev.parley.core.repository.QueuedPrompt;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.StoredSession;
 import java.time.Clock;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -45,9 +47,9 @@ class SessionServiceTest {
         }
     }
 
-    final MemoryRepositories store = new MemoryRepositories();
+    final Store store = MemoryStore.open().withScope("scope");
     final MovableClock clock = new MovableClock();
-    final SessionService service = new SessionService(store.sessions("scope"), clock, IdGenerator.uuidV7());
+    final SessionService service = new SessionService(store.sessions().orElseThrow(), clock, IdGenerator.uuidV7());
     final LeaseOwner tui = new LeaseOwner("tui", "host-1", "me", null);
     final LeaseOwner daemon = new LeaseOwner("daemon", "host-2", "me", null);
 
@@ -65,7 +67,7 @@ class SessionServiceTest {
     @Test
     void update_reappliesThePureUpdaterOnConflict_andGivesUpAfterFourRetries() {
         service.ensure("s1");
-        ChatSessionRepository repo = store.sessions("scope");
+        ChatSessionRepository repo = store.sessions().orElseThrow();
         AtomicInteger calls = new AtomicInteger();
         // Another writer changes the record once while the first attempt is in flight.
         Optional<StoredSession> result = service.update("s1", s -> {
@@ -94,7 +96,7 @@ class SessionServiceTest {
         service.ensure("s1");
         assertThat(service.enqueuePrompt("s1", " first ")).isEqualTo(1);
         assertThat(service.enqueuePrompt("s1", "second")).isEqualTo(2);
-        QueuedPrompt first = store.sessions("scope").read("s1").orElseThrow().session().queuedPrompts().get(0);
+        QueuedPrompt first = store.sessions().orElseThrow().read("s1").orElseThrow().session().queuedPrompts().get(0);
         service.updateQueuedPrompt("s1", first.id(), "first, edited");
         assertThatThrownBy(() -> service.updateQueuedPrompt("s1", "nope", "x")).isInstanceOf(NotFoundException.class);
         service.deleteQueuedPrompt("s1", "nope");
@@ -132,9 +134,9 @@ class SessionServiceTest {
         assertThat(lost.actual().hostId()).isEqualTo("host-2");
 
         service.releaseLease(mine); // a foreign owner's lease is left alone
-        assertThat(store.sessions("scope").read("s1").orElseThrow().session().lease()).isNotNull();
+        assertThat(store.sessions().orElseThrow().read("s1").orElseThrow().session().lease()).isNotNull();
         service.releaseLease(theirs);
-        ChatSession released = store.sessions("scope").read("s1").orElseThrow().session();
+        ChatSession released = store.sessions().orElseThrow().read("s1").orElseThrow().session();
         assertThat(released.lease()).isNull();
         assertThat(released.leaseEpoch()).as("the epoch survives release").isEqualTo(2);
         assertThat(service.acquireLease("s1", tui).fencingToken()).isEqualTo(3);
@@ -146,18 +148,18 @@ class SessionServiceTest {
         assertThat(Readiness.assess(Readiness.Configuration.defaults()).requiredHostChecks())
                 .extracting(Readiness.HostCheck::id).containsExactly("persistent-state-root", "backup-and-restore");
         Readiness.Report complete = Readiness.assess(new Readiness.Configuration(
-                new Readiness.Conversations(store.sessions("x"), store.archives("x")), null, null));
+                new Readiness.Conversations(store.withScope("x").sessions().orElseThrow(), store.withScope("x").archives().orElseThrow()), null, null));
         assertThat(complete.source()).isEqualTo("conversation-capability");
         assertThat(complete.configurationComplete()).isTrue();
         assertThat(complete.requiredHostChecks()).hasSize(6);
-        Readiness.Report partial = Readiness.assess(new Readiness.Configuration(null, store.sessions("x"), null));
+        Readiness.Report partial = Readiness.assess(new Readiness.Configuration(null, store.withScope("x").sessions().orElseThrow(), null));
         assertThat(partial.configurationComplete()).isFalse();
         assertThat(partial.issues()).extracting(Readiness.Issue::code)
                 .containsExactly("legacy-repository-options", "archive-repository-missing");
         assertThatThrownBy(() -> Readiness.assess(new Readiness.Configuration(
-                new Readiness.Conversations(store.sessions("x"), null), null, null))).isInstanceOf(InvalidInputException.class);
+                new Readiness.Conversations(store.withScope("x").sessions().orElseThrow(), null), null, null))).isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> Readiness.assess(new Readiness.Configuration(
-                new Readiness.Conversations(store.sessions("x"), store.archives("x")), store.sessions("x"), null)))
+                new Readiness.Conversations(store.withScope("x").sessions().orElseThrow(), store.withScope("x").archives().orElseThrow()), store.withScope("x").sessions().orElseThrow(), null)))
                 .isInstanceOf(InvalidInputException.class);
     }
 }
