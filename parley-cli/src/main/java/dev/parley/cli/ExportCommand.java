@@ -47,13 +47,13 @@ final class ExportCommand implements Callable<Integer> {
         SessionId id = root.resolveSession(session);
         if (agent == null && f != Format.PARLEY) {
             java.util.List<dev.parley.core.AgentId> agents = dev.parley.core.conversation.ConversationBuilder.agents(
-                    root.existingLog().load(id, null));
+                    root.existingStore().log().load(id, null));
             if (agents.size() > 1) {
                 spec.commandLine().getErr().println("parley: exporting agent " + Exporter.resolve(null, agents, id)
                         + "; the session's agents are " + agents + " (choose one with --agent)");
             }
         }
-        String text = new Exporter(root.existingLog()).export(id, f, agent == null ? null : new AgentId(agent));
+        String text = new Exporter(root.existingStore()).export(id, f, agent == null ? null : new AgentId(agent));
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);

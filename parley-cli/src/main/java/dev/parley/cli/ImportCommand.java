@@ -48,7 +48,7 @@ final class ImportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Format forced = format == null ? null : Format.of(format);
-        Importer importer = new Importer(root.log(), IdGenerator.uuidV7());
+        Importer importer = new Importer(root.store(), IdGenerator.uuidV7());
         boolean progress = System.console() != null && !json;
         ProgressBar[] bar = new ProgressBar[1];
         int[] fatal = {0};

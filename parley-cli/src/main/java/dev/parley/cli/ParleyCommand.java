@@ -9,6 +9,7 @@ import dev.parley.core.SessionId;
 import dev.parley.core.UnsupportedException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
 import java.io.PrintWriter;
@@ -41,7 +42,7 @@ public final class ParleyCommand implements Callable<Integer> {
             defaultValue = "${sys:parley.store:-__DEFAULT__}")
     String store;
 
-    private @Nullable MessageLog log;
+    private @Nullable Store opened;
 
     @Override
     public Integer call() {
@@ -65,35 +66,34 @@ public final class ParleyCommand implements Callable<Integer> {
     }
 
     /** The store, opened (and created if absent) on first use, and closed when the command ends. */
-    MessageLog log() {
-        if (log == null) {
-            log = Stores.open(storeUri(), StoreOptions.defaults());
+    Store store() {
+        if (opened == null) {
+            opened = Stores.open(storeUri(), StoreOptions.defaults());
         }
-        return log;
+        return opened;
+    }
+
+    /** The store's message log, opened (and created if absent) on first use. */
+    MessageLog log() {
+        return store().log();
     }
 
     /**
-     * The store, for commands that only read or remove: a file or directory store that does not exist yet is reported
-     * instead of being created (a mistyped path must not look like an empty store).
+     * The store, for commands that only read or remove: a store whose storage does not exist yet is reported instead
+     * of being created (a mistyped path must not look like an empty store).
      *
-     * @throws NotFoundException if the store's file or directory does not exist
+     * @throws NotFoundException if the store's storage does not exist
      */
-    MessageLog existingLog() {
-        if (log == null) {
-            String uri = storeUri();
-            int colon = uri.indexOf(':');
-            String scheme = colon < 0 ? "" : uri.substring(0, colon);
-            if ((scheme.equals("sqlite") || scheme.equals("jsonl"))
-                    && !java.nio.file.Files.exists(java.nio.file.Path.of(uri.substring(colon + 1)))) {
-                throw new NotFoundException("no store at " + storeLabel() + " (nothing has been imported or written there yet)");
-            }
+    Store existingStore() {
+        if (opened == null && !Stores.exists(storeUri())) {
+            throw new NotFoundException("no store at " + storeLabel() + " (nothing has been imported or written there yet)");
         }
-        return log();
+        return store();
     }
 
     /** The store's catalog. @throws UnsupportedException for the null store */
     SessionCatalog catalog() {
-        return existingLog().catalog().orElseThrow(() -> new UnsupportedException("the store " + storeLabel()
+        return existingStore().catalog().orElseThrow(() -> new UnsupportedException("the store " + storeLabel()
                 + " keeps no sessions"));
     }
 
@@ -127,9 +127,9 @@ public final class ParleyCommand implements Callable<Integer> {
     }
 
     void closeStore() {
-        if (log != null) {
-            log.close();
-            log = null;
+        if (opened != null) {
+            opened.close();
+            opened = null;
         }
     }
 

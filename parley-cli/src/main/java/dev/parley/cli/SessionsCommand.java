@@ -55,7 +55,8 @@ final class SessionsCommand implements Callable<Integer> {
     boolean records;
 
     @Option(names = "--scope", paramLabel = "SCOPE",
-            description = "The scope (tenant) whose records to list (default: default; implies --records).")
+            description = "The scope (tenant) whose records to list (default: the store's, parley.scope= in its URI, else"
+                    + " default; a URI that binds a scope refuses another; implies --records).")
     String scope;
 
     @Option(names = "--workspace", paramLabel = "W", description = "Only records of workspace W (implies --records).")
@@ -72,9 +73,6 @@ final class SessionsCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         if (records || scope != null || workspace != null || archived != null || pinned) {
-            if (scope == null) {
-                scope = "default";
-            }
             return listRecords(out);
         }
         SessionPage page = root.catalog().list(cursor, limit);
@@ -112,8 +110,9 @@ final class SessionsCommand implements Callable<Integer> {
             throw new InvalidInputException("--limit must be from 1 to " + CatalogQuery.MAX_LIMIT + " with --records, got "
                     + limit);
         }
-        ChatSessionRepository sessions = root.existingLog().repositories().orElseThrow(() ->
-                new UnsupportedException("the store " + root.storeLabel() + " keeps no session records")).sessions(scope);
+        ChatSessionRepository sessions = (scope == null ? root.existingStore() : root.existingStore().withScope(scope))
+                .sessions().orElseThrow(() -> new UnsupportedException("the store " + root.storeLabel()
+                        + " keeps no session records"));
         CatalogPage page = sessions.list(new CatalogQuery(cursor, limit, workspace, archived));
         List<CatalogEntry> items = page.items();
         String next = page.nextCursor();

@@ -60,7 +60,7 @@ final class ShowCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         SessionId id = root.resolveSession(session);
-        List<Entry> entries = root.existingLog().load(id, null);
+        List<Entry> entries = root.existingStore().log().load(id, null);
         if (all) {
             PrintWriter out = spec.commandLine().getOut();
             if (json) {

@@ -59,7 +59,7 @@ final class TreeCommand implements Callable<Integer> {
     public Integer call() {
         out = spec.commandLine().getOut();
         SessionId id = root.resolveSession(session);
-        List<Entry> entries = root.existingLog().load(id, null);
+        List<Entry> entries = root.existingStore().log().load(id, null);
         AgentId only = agent == null ? null : new AgentId(agent);
         if (only != null) {
             Exporter.resolve(only, ConversationBuilder.agents(entries), id); // an unknown agent is an error

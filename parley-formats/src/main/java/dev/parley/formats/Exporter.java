@@ -15,6 +15,7 @@ import dev.parley.core.conversation.ConversationItem;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.LoadedConversation;
 import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
@@ -44,10 +45,14 @@ public final class Exporter {
     private final MessageLog log;
     private final SessionCatalog catalog;
 
-    /** @throws UnsupportedException if the store has no catalog */
-    public Exporter(MessageLog log) {
-        this.log = Objects.requireNonNull(log, "log");
-        this.catalog = log.catalog().orElseThrow(() -> new UnsupportedException("exporting needs a store with a catalog"));
+    /**
+     * An exporter of the store's sessions (in its scope).
+     *
+     * @throws UnsupportedException if the store has no catalog (the null store)
+     */
+    public Exporter(Store store) {
+        this.log = store.log();
+        this.catalog = store.catalog().orElseThrow(() -> new UnsupportedException("exporting needs a store with a catalog"));
     }
 
     /**

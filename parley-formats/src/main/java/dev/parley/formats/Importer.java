@@ -12,6 +12,7 @@ import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnsupportedException;
 import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
@@ -64,11 +65,14 @@ public final class Importer {
     private final IdGenerator ids;
 
     /**
+     * An importer into the store (its scope).
+     *
+     * @param ids the generator of ids for sessions and entries the sources do not name
      * @throws UnsupportedException if the store has no catalog (the null store)
      */
-    public Importer(MessageLog log, IdGenerator ids) {
-        this.log = Objects.requireNonNull(log, "log");
-        this.catalog = log.catalog().orElseThrow(() -> new UnsupportedException("importing needs a store with a catalog"));
+    public Importer(Store store, IdGenerator ids) {
+        this.log = store.log();
+        this.catalog = store.catalog().orElseThrow(() -> new UnsupportedException("importing needs a store with a catalog"));
         this.ids = Objects.requireNonNull(ids, "ids");
     }
 

@@ -7,7 +7,8 @@ import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
-import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import dev.parley.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ class ImporterTest {
     @TempDir
     Path dir;
 
-    final MemoryMessageLog log = new MemoryMessageLog();
+    final Store log = MemoryStore.open();
 
     static final String U1 = "{\"type\":\"user\",\"uuid\":\"11111111-0000-4000-8000-000000000001\",\"parentUuid\":null,"
             + "\"sessionId\":\"aaaaaaaa-0000-4000-8000-000000000000\",\"timestamp\":\"2025-01-01T00:00:00.000Z\","
@@ -118,12 +119,12 @@ class ImporterTest {
         SessionId session = first.sessions.get(0).session();
         assertThat(session.value()).isEqualTo("aaaaaaaa-0000-4000-8000-000000000000");
         assertThat(importPaths(file).sessions.get(0).status()).isEqualTo(ImportResult.Status.UNCHANGED);
-        List<Entry> before = log.load(session, null);
+        List<Entry> before = log.log().load(session, null);
         Files.writeString(file, A1 + "\n", StandardOpenOption.APPEND);
         Recorder grown = importPaths(file);
         assertThat(grown.sessions.get(0).status()).isEqualTo(ImportResult.Status.UPDATED);
         assertThat(grown.sessions.get(0).session()).isEqualTo(session);
-        List<Entry> after = log.load(session, null);
+        List<Entry> after = log.log().load(session, null);
         assertThat(after).hasSize(2);
         assertThat(after.get(0)).isEqualTo(before.get(0));
         assertThat(log.list(null, 10).sessions()).hasSize(1);
@@ -170,12 +171,12 @@ class ImporterTest {
         SessionId s = new SessionId("aaaaaaaa-0000-4000-8000-000000000000");
         Path exported = dir.resolve("export.jsonl");
         Files.writeString(exported, export(s, Format.PARLEY, null));
-        MemoryMessageLog other = new MemoryMessageLog();
+        Store other = MemoryStore.open();
         Recorder r = new Recorder();
         new Importer(other, IdGenerator.uuidV7()).importPaths(List.of(exported), null, r);
         assertThat(r.fatal()).isEmpty();
         assertThat(other.load(s, null).stream().map(Entry::toNewEntry).toList())
-                .isEqualTo(log.load(s, null).stream().map(Entry::toNewEntry).toList());
+                .isEqualTo(log.log().load(s, null).stream().map(Entry::toNewEntry).toList());
         assertThat(new Exporter(other).export(s, Format.CLAUDE_CODE, null))
                 .isEqualTo(export(s, Format.CLAUDE_CODE, AgentId.MAIN));
     }
@@ -206,7 +207,7 @@ class ImporterTest {
         SessionId s = new SessionId("aaaaaaaa-0000-4000-8000-000000000000");
         Path pi = dir.resolve("as-pi.jsonl");
         Files.writeString(pi, export(s, Format.PI, AgentId.MAIN));
-        MemoryMessageLog other = new MemoryMessageLog();
+        Store other = MemoryStore.open();
         Recorder r = new Recorder();
         new Importer(other, IdGenerator.uuidV7()).importPaths(List.of(pi), null, r);
         assertThat(r.fatal()).isEmpty();

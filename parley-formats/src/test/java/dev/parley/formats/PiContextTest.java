@@ -9,7 +9,8 @@ import dev.parley.core.conversation.ConversationBuilder;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.LoadedConversation;
 import dev.parley.core.model.Message;
-import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import dev.parley.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,12 +35,12 @@ class PiContextTest {
         Path file = RealTranscripts.dir().resolve("pi-v3").resolve(name);
         JsonNode expected = Json.mapper().readTree(RealTranscripts.expected().resolve("pi-v3")
                 .resolve(name + ".context.json").toFile());
-        MemoryMessageLog log = new MemoryMessageLog();
+        Store log = MemoryStore.open();
         Recorder r = new Recorder();
         new Importer(log, IdGenerator.uuidV7()).importPaths(List.of(file), null, r);
         assertThat(r.fatal()).isEmpty();
         var session = r.sessions.get(0).session();
-        LoadedConversation c = ConversationBuilder.build(session, log.load(session, null), AgentId.MAIN,
+        LoadedConversation c = ConversationBuilder.build(session, log.log().load(session, null), AgentId.MAIN,
                 ConversationOptions.AS_WRITTEN);
         assertThat(c.leaf().value()).isEqualTo(expected.get("leafId").asText());
         List<String> path = Stream.of(expected.get("pathEntryIds")).flatMap(n -> {

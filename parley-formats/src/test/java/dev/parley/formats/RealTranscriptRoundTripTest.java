@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.log.MessageLog;
-import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import dev.parley.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,9 +29,9 @@ class RealTranscriptRoundTripTest {
     @TempDir
     Path tmp;
 
-    MessageLog open(String store) {
+    Store open(String store) {
         return switch (store) {
-            case "memory" -> new MemoryMessageLog();
+            case "memory" -> MemoryStore.open();
             case "sqlite" -> Stores.open("sqlite:" + tmp.resolve("p.db"));
             case "jsonl" -> Stores.open("jsonl:" + tmp.resolve("pj"));
             default -> throw new IllegalArgumentException(store);
@@ -42,7 +43,7 @@ class RealTranscriptRoundTripTest {
     void everyTranscript_roundTripsExactly_andMatchesTheManifest(String store) throws Exception {
         Path data = RealTranscripts.dir();
         JsonNode manifest = Json.mapper().readTree(data.resolve("MANIFEST.json").toFile());
-        try (MessageLog log = open(store)) {
+        try (Store log = open(store)) {
             Recorder first = importAll(log, data);
             assertThat(first.fatal()).isEmpty();
             Exporter exporter = new Exporter(log);
@@ -102,7 +103,7 @@ class RealTranscriptRoundTripTest {
         }
     }
 
-    static Recorder importAll(MessageLog log, Path data) {
+    static Recorder importAll(Store log, Path data) {
         Recorder recorder = new Recorder();
         List<Path> paths = new ArrayList<>();
         DIRS.forEach(d -> paths.add(data.resolve(d)));

@@ -7,7 +7,8 @@ import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionInfo;
-import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import dev.parley.json.Json;
 import java.nio.charset.StandardCharsets;
@@ -46,7 +47,7 @@ class RegressionTest {
         return file;
     }
 
-    static Recorder importInto(MessageLog log, Path... paths) {
+    static Recorder importInto(Store log, Path... paths) {
         Recorder r = new Recorder();
         new Importer(log, IdGenerator.uuidV7()).importPaths(List.of(paths), null, r);
         return r;
@@ -63,7 +64,7 @@ class RegressionTest {
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
             Thread thread = new Thread(() -> {
-                try (MessageLog log = Stores.open(uri)) {
+                try (Store log = Stores.open(uri)) {
                     problems.addAll(importInto(log, dir.resolve("in")).fatal());
                 }
             });
@@ -74,7 +75,7 @@ class RegressionTest {
             t.join();
         }
         assertThat(problems).isEmpty();
-        try (MessageLog log = Stores.open(uri)) {
+        try (Store log = Stores.open(uri)) {
             List<SessionInfo> sessions = log.catalog().orElseThrow().list(null, 100).sessions();
             assertThat(sessions).hasSize(12).allSatisfy(s -> assertThat(s.entryCount()).isEqualTo(2));
         }
@@ -82,18 +83,18 @@ class RegressionTest {
 
     @Test
     void aForeignFileInAJsonlStore_doesNotHideTheOtherSessions() throws Exception {
-        try (MessageLog log = Stores.open("jsonl:" + dir.resolve("store"))) {
+        try (Store log = Stores.open("jsonl:" + dir.resolve("store"))) {
             importInto(log, write("a.jsonl", pi("0199a1b2-c3d4-7e5f-8a9b-000000000001", "\"hi\"")));
         }
         Files.writeString(dir.resolve("store/notes.jsonl"), "{\"not\":\"a session\"}\n");
-        try (MessageLog log = Stores.open("jsonl:" + dir.resolve("store"))) {
+        try (Store log = Stores.open("jsonl:" + dir.resolve("store"))) {
             assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).hasSize(1);
         }
     }
 
     @Test
     void deleteInAJsonlStore_leavesSessionsWhoseIdsExtendItsFileName() throws Exception {
-        try (MessageLog log = Stores.open("jsonl:" + dir.resolve("store"))) {
+        try (Store log = Stores.open("jsonl:" + dir.resolve("store"))) {
             importInto(log, write("1.jsonl", pi("s", "\"one\"")), write("2.jsonl", pi("s.jsonl", "\"two\"")),
                     write("3.jsonl", pi("s.jsonl.torn-5", "\"three\"")));
             assertThat(log.catalog().orElseThrow().delete(new SessionId("s"))).isTrue();
@@ -108,7 +109,7 @@ class RegressionTest {
         String tooDeep = "[".repeat(1100) + "1" + "]".repeat(1100);
         String ok = pi("0199a1b2-c3d4-7e5f-8a9b-00000000dee9", "\"a\"").replace("\"cwd\":\"/\"", "\"cwd\":" + deep);
         String bad = pi("0199a1b2-c3d4-7e5f-8a9b-00000000dee8", "\"a\"").replace("\"cwd\":\"/\"", "\"cwd\":" + tooDeep);
-        try (MessageLog log = Stores.open("sqlite:" + dir.resolve("p.db"))) {
+        try (Store log = Stores.open("sqlite:" + dir.resolve("p.db"))) {
             Recorder r = importInto(log, write("ok.jsonl", ok), write("bad.jsonl", bad));
             assertThat(r.fatal()).singleElement().satisfies(p -> {
                 assertThat(p.file().getFileName().toString()).isEqualTo("bad.jsonl");
@@ -124,7 +125,7 @@ class RegressionTest {
     void contentTheModelRefuses_rejectsThatFileOnly_namingIt() throws Exception {
         Path blank = write("blank.json", "[{\"role\":\"\",\"content\":\"x\"}]");
         Path fine = write("fine.json", "[{\"role\":\"user\",\"content\":\"x\"}]");
-        MemoryMessageLog log = new MemoryMessageLog();
+        Store log = MemoryStore.open();
         Recorder r = importInto(log, blank, fine);
         assertThat(r.fatal()).singleElement().satisfies(p -> assertThat(p.file()).isEqualTo(blank));
         assertThat(r.sessions).hasSize(1);
@@ -135,7 +136,7 @@ class RegressionTest {
         String text = pi("0199a1b2-c3d4-7e5f-8a9b-000000000077", "\"a\"", "\"b\"")
                 .replace("\"id\":\"00000001\"", "\"id\":\"line-2\"").replace("\"id\":\"00000000\"", "\"id\":\"bad id\"")
                 .replace("\"parentId\":\"00000000\"", "\"parentId\":\"bad id\"");
-        Recorder r = importInto(new MemoryMessageLog(), write("p.jsonl", text));
+        Recorder r = importInto(MemoryStore.open(), write("p.jsonl", text));
         assertThat(r.fatal()).isEmpty();
     }
 
@@ -146,7 +147,7 @@ class RegressionTest {
                 + "\"message\":{\"role\":\"user\",\"content\":\"x\"}}\n"
                 + "{\"type\":\"entry\",\"seq\":2,\"id\":\"b\",\"parentId\":\"ghost\",\"agent\":\"main\",\"kind\":\"message\","
                 + "\"message\":{\"role\":\"user\",\"content\":\"y\"}}\n";
-        MemoryMessageLog log = new MemoryMessageLog();
+        Store log = MemoryStore.open();
         Recorder r = importInto(log, write("x.jsonl", export));
         assertThat(r.fatal()).singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(3));
         assertThat(log.list(null, 10).sessions()).isEmpty();
@@ -159,7 +160,7 @@ class RegressionTest {
         Path file = dir.resolve("t.jsonl");
         Files.write(file, good);
         Files.write(file, java.util.Arrays.copyOf(torn, torn.length - 2), StandardOpenOption.APPEND);
-        Recorder r = importInto(new MemoryMessageLog(), file);
+        Recorder r = importInto(MemoryStore.open(), file);
         assertThat(r.fatal()).isEmpty();
         assertThat(r.problems).singleElement().satisfies(p -> assertThat(p.fatal()).isFalse());
     }
@@ -168,7 +169,7 @@ class RegressionTest {
     void malformedFileInADirectory_isAnError_notASkip() throws Exception {
         write("d/broken.jsonl", "{\"type\": oops\n");
         write("d/package.json", "{\"name\":\"not a transcript\"}");
-        Recorder r = importInto(new MemoryMessageLog(), dir.resolve("d"));
+        Recorder r = importInto(MemoryStore.open(), dir.resolve("d"));
         assertThat(r.fatal()).singleElement().satisfies(p -> assertThat(p.file().getFileName().toString())
                 .isEqualTo("broken.jsonl"));
         assertThat(r.problems).anySatisfy(p -> assertThat(p.message()).startsWith("skipped"));
@@ -177,7 +178,7 @@ class RegressionTest {
     @Test
     void chatFileThatGrewInPlace_isUpdated_notDuplicated() throws Exception {
         Path file = write("c.json", "[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":\"b\"}]");
-        MemoryMessageLog log = new MemoryMessageLog();
+        Store log = MemoryStore.open();
         importInto(log, file);
         Files.writeString(file, "[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":\"b\"},"
                 + "{\"role\":\"user\",\"content\":\"c\"}]");
@@ -193,18 +194,18 @@ class RegressionTest {
         write(sid + "/subagents/agent-a7.jsonl", "{\"type\":\"user\",\"uuid\":\"22222222-0000-4000-8000-000000000001\","
                 + "\"parentUuid\":null,\"isSidechain\":true,\"agentId\":\"a7\",\"sessionId\":\"" + sid
                 + "\",\"message\":{\"role\":\"user\",\"content\":\"side\"}}");
-        Recorder r = importInto(new MemoryMessageLog(), main);
+        Recorder r = importInto(MemoryStore.open(), main);
         assertThat(r.sessions.get(0).agents()).extracting(a -> a.agent().value()).containsExactly("main", "a7");
     }
 
     @Test
     void aJsonlStoresOwnFiles_canBeImported() throws Exception {
         SessionId s = new SessionId("0199a1b2-c3d4-7e5f-8a9b-000000000079");
-        try (MessageLog log = Stores.open("jsonl:" + dir.resolve("store"))) {
+        try (Store log = Stores.open("jsonl:" + dir.resolve("store"))) {
             importInto(log, write("p.jsonl", pi(s.value(), "\"a\"", "\"b\"", "\"c\"")));
-            log.persistUsage(s, AgentId.MAIN, dev.parley.core.model.Usage.of(5, 6));
+            log.log().persistUsage(s, AgentId.MAIN, dev.parley.core.model.Usage.of(5, 6));
         }
-        try (MessageLog sqlite = Stores.open("sqlite:" + dir.resolve("p.db"))) {
+        try (Store sqlite = Stores.open("sqlite:" + dir.resolve("p.db"))) {
             Recorder r = importInto(sqlite, dir.resolve("store").resolve(s.value() + ".jsonl"));
             assertThat(r.fatal()).isEmpty();
             assertThat(sqlite.load(s, null)).hasSize(4);
@@ -215,7 +216,7 @@ class RegressionTest {
     void loneSurrogates_roundTripExactly() throws Exception {
         String text = pi("0199a1b2-c3d4-7e5f-8a9b-000000000080", "\"\\ud800 lone \\udfff and 😀\"");
         for (String store : List.of("sqlite:" + dir.resolve("s.db"), "jsonl:" + dir.resolve("j"))) {
-            try (MessageLog log = Stores.open(store)) {
+            try (Store log = Stores.open(store)) {
                 importInto(log, write("lone.jsonl", text));
                 String back = new Exporter(log).export(new SessionId("0199a1b2-c3d4-7e5f-8a9b-000000000080"), Format.PI, null);
                 assertThat(Json.same(Json.parse(back.split("\n")[1]), Json.parse(text.split("\n")[1]))).as(store).isTrue();

@@ -19,7 +19,8 @@ import dev.parley.core.SessionId;
 import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
-import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import dev.parley.json.Json;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -90,7 +91,7 @@ class OpenAiLoopbackTest {
                 return Output.ok("21°C, sunny in " + Json.parse(arguments.text()).get("city").asText());
             }
         };
-        MemoryMessageLog log = new MemoryMessageLog();
+        Store log = MemoryStore.open();
         SessionId session = new SessionId("0199e0e0-0000-7000-8000-000000000001");
         Agent agent = new Agent(AgentConfig.of("openai", "gpt-4o-mini", "Use tools.").withTools(List.of(weather)),
                 provider, new AgentSession(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC()),
@@ -109,11 +110,11 @@ class OpenAiLoopbackTest {
         assertThat(toolMessage.get("tool_call_id").asText()).isEqualTo("call_w1");
         assertThat(toolMessage.get("content").asText()).isEqualTo("21°C, sunny in Lisbon");
 
-        List<Message> logged = log.load(session, null).stream().map(Entry::message).toList();
+        List<Message> logged = log.log().load(session, null).stream().map(Entry::message).toList();
         assertThat(logged).extracting(m -> m.role().name()).containsExactly("user", "assistant", "tool", "assistant");
         assertThat(logged.get(1).toolCalls().get(0).arguments().text()).isEqualTo("{\"city\":\"Lisbon\"}");
         assertThat(logged.get(3).usage().inputTokens()).isEqualTo(95);
-        assertThat(log.loadUsage(session, AgentId.MAIN).outputTokens()).isEqualTo(29);
+        assertThat(log.log().loadUsage(session, AgentId.MAIN).outputTokens()).isEqualTo(29);
     }
 
     @Test

@@ -21,6 +21,17 @@ public interface StoreProvider {
     }
 
     /**
+     * Whether the storage the URI names exists already (the file, the directory), without creating anything: so a
+     * command that only reads can report a mistyped location instead of creating an empty store there. Stores that
+     * cannot tell (a server, memory) answer true.
+     *
+     * @param uri the parsed URI
+     */
+    default boolean exists(StoreUri uri) {
+        return true;
+    }
+
+    /**
      * Opens the store the URI names, bound to {@code scope}.
      *
      * @param uri the parsed URI; its Parley parameters are already checked against {@link #parameters()}

@@ -30,15 +30,7 @@ public final class Stores {
      */
     public static Store open(String uri, StoreOptions options) {
         StoreUri parsed = StoreUri.parse(uri);
-        Map<String, StoreProvider> providers = providers();
-        StoreProvider provider = providers.get(parsed.scheme());
-        if (provider == null) {
-            String module = MODULES.get(parsed.scheme());
-            throw new InvalidInputException("unknown store scheme '" + parsed.scheme() + "' in '" + redact(uri) + "'"
-                    + (module == null ? "" : ": add " + module + " to the class path for " + parsed.scheme() + ":")
-                    + "; available: " + providers.keySet());
-        }
-        parsed.requireKnown(provider.parameters());
+        StoreProvider provider = provider(parsed);
         String pinned = parsed.scope();
         if (pinned != null && options.scope() != null && !pinned.equals(options.scope())) {
             throw new InvalidInputException("the store URI binds scope '" + pinned + "' but the options name '"
@@ -46,6 +38,30 @@ public final class Stores {
         }
         String scope = pinned != null ? pinned : options.scope() != null ? options.scope() : Store.DEFAULT_SCOPE;
         return provider.open(parsed, scope, pinned != null, options);
+    }
+
+    /**
+     * Whether the storage a URI names exists already, without creating anything (see {@link StoreProvider#exists}).
+     *
+     * @throws InvalidInputException as {@link #open(String, StoreOptions)} does for the URI itself
+     */
+    public static boolean exists(String uri) {
+        StoreUri parsed = StoreUri.parse(uri);
+        return provider(parsed).exists(parsed);
+    }
+
+    private static StoreProvider provider(StoreUri parsed) {
+        Map<String, StoreProvider> providers = providers();
+        StoreProvider provider = providers.get(parsed.scheme());
+        if (provider == null) {
+            String module = MODULES.get(parsed.scheme());
+            throw new InvalidInputException("unknown store scheme '" + parsed.scheme() + "' in '"
+                    + redact(parsed.text()) + "'" + (module == null ? ""
+                    : ": add " + module + " to the class path for " + parsed.scheme() + ":")
+                    + "; available: " + providers.keySet());
+        }
+        parsed.requireKnown(provider.parameters());
+        return provider;
     }
 
     /** The module that serves each scheme Parley ships, for the message when it is missing from the class path. */
