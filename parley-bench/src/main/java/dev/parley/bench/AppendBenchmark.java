@@ -10,8 +10,8 @@ import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
 import dev.parley.core.store.StoreOptions;
-import dev.parley.files.JsonlMessageLog;
-import dev.parley.sqlite.SqliteMessageLog;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -140,8 +140,9 @@ public final class AppendBenchmark {
         IdGenerator ids = options.ids();
         Random random = new Random(length);
         long[] nanos = new long[ops];
-        try (MessageLog log = backend.equals("sqlite") ? SqliteMessageLog.open(where.resolve("parley.db"), options)
-                : JsonlMessageLog.open(where, options)) {
+        String uri = backend.equals("sqlite") ? "sqlite:" + where.resolve("parley.db") : "jsonl:" + where;
+        try (Store store = Stores.open(uri, options)) {
+            MessageLog log = store.log();
             // Sessions to append to: for length 10, one per measured append, so each append lands at length 10.
             int sessions = length <= 10 ? ops + WARMUP : 1;
             List<AgentSession> stores = new ArrayList<>();

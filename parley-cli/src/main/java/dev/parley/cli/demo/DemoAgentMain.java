@@ -6,7 +6,7 @@ import dev.parley.agent.Receiver;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.Repair;
-import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
@@ -34,8 +34,8 @@ public final class DemoAgentMain {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         boolean first = args[2].equals("first");
         Clock clock = Clock.systemUTC();
-        try (MessageLog log = Stores.open(args[0])) {
-            AgentTeam team = new AgentTeam(log, new SessionId(args[1]), IdGenerator.uuidV7(), clock);
+        try (Store store = Stores.open(args[0])) {
+            AgentTeam team = new AgentTeam(store.log(), new SessionId(args[1]), IdGenerator.uuidV7(), clock);
             Receiver printer = new Receiver() {
                 @Override
                 public void onCommitted(Message message, Entry entry) {
