@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An agent that owns its conversation and its {@link AgentSession}, and persists everything it generates as the
- * conversation changes (seed {@code 001_5256a591ecc368e7}, decisions 1–6). The embedder never calls a persist
+ * conversation changes (panto, see the glossary). The embedder never calls a persist
  * function:
  * <ul>
  *   <li>{@link #submitUserMessage} persists the prompt, stamped with provider and model, <em>before</em> any provider

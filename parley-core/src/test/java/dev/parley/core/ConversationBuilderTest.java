@@ -91,7 +91,7 @@ class ConversationBuilderTest {
 
     @Test
     void splitResponses_areMerged_andParallelResultsOffThePathRecovered() {
-        // Claude Code writes one record per block; parallel calls fork the tree (transcript-formats §A.5).
+        // Claude Code writes one record per block; parallel calls fork the tree.
         add("u1", null, Message.user("do two things"));
         add("a1", "u1", Message.builder(Role.ASSISTANT).add(new ContentBlock.ToolCall("X", "read", RawJson.of("{}")))
                 .responseId("msg_1").build());

@@ -23,8 +23,7 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a product does with session records, over any {@link ChatSessionRepository} (Heddle's session service;
- * seed-systems.md §1.9–1.10).
+ * What a product does with session records, over any {@link ChatSessionRepository} (Heddle's session service, see the glossary).
  *
  * <ul>
  *   <li><b>Updates</b> go through a <em>pure</em> updater: read, apply, compare-and-swap; on a conflict the record is

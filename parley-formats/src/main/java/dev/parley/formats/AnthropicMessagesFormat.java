@@ -19,7 +19,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Anthropic Messages request bodies (transcript-formats §E): {@code {model, messages, …}}. One session per file;
+ * Anthropic Messages request bodies: {@code {model, messages, …}}. One session per file;
  * messages are chained in order, a user message holding only tool results is a {@link Role#TOOL} message, and the
  * other top-level fields (model, system, max_tokens…) are kept verbatim as session metadata. Exporting a session
  * that did not come from this format follows the recipe of SOURCES.md: split records merged by response, meta

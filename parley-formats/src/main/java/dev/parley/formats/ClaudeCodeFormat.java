@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Claude Code session files (transcript-formats §A). Every line becomes one entry:
+ * Claude Code session files. Every line becomes one entry:
  * <ul>
  *   <li>{@code user} and {@code assistant} records become messages (a user record holding only tool results is a
  *       {@link Role#TOOL} message; split assistant records keep their shared {@code message.id} as the response

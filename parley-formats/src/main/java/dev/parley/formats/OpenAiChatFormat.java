@@ -20,7 +20,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * OpenAI chat-completions {@code messages} (transcript-formats §D). A file is one conversation (a bare array of
+ * OpenAI chat-completions {@code messages}. A file is one conversation (a bare array of
  * messages, or an object with {@code messages}) or many (an array of objects each holding {@code messages} or
  * {@code traj}, as tau-bench writes): one session each. Messages are chained in order; the conversation object's
  * other fields are kept verbatim as session metadata. Tool-call {@code arguments} strings are kept byte for byte.

@@ -28,7 +28,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * pi coding-agent session files (transcript-formats §B, seed-systems §3.2), versions 1 to 3. Every line becomes one
+ * pi coding-agent session files (docs/00-glossary.md), versions 1 to 3. Every line becomes one
  * entry; the header line is a detached custom entry of type {@code session}.
  * <ul>
  *   <li>v2/v3 entries keep their ids and parent ids; a parent that names no earlier entry fails the file.</li>

@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * The six scenarios of the archive-repository contract, with the names of Heddle's
- * {@code ChatArchiveRepositoryConformance} (seed-systems.md §2.2).
+ * {@code ChatArchiveRepositoryConformance} (see the glossary).
  */
 public final class ArchiveRepositoryScenarios {
     private ArchiveRepositoryScenarios() {}

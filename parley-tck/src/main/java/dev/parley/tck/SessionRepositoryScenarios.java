@@ -27,7 +27,7 @@ import java.util.concurrent.Future;
 
 /**
  * The nine scenarios of the session-repository contract, with the names of Heddle's
- * {@code ChatSessionRepositoryConformance} (seed-systems.md §2.1).
+ * {@code ChatSessionRepositoryConformance} (see the glossary).
  */
 public final class SessionRepositoryScenarios {
     private SessionRepositoryScenarios() {}

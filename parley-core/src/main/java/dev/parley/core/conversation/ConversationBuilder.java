@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Compaction</b> (pi's rule). If the path crosses compactions, the latest one wins: the conversation starts
  *       with its summary (when it has one), then the path entries from its first kept entry up to it, then the
  *       entries after it.</li>
- *   <li><b>Split and parallel records</b> (Claude Code, transcript-formats §A.5). Records of one response share a
+ *   <li><b>Split and parallel records</b> (Claude Code). Records of one response share a
  *       response id; parallel tool calls fork the tree so a single path misses sibling records. Every assistant
  *       entry whose response id is on the path, and every tool-result entry that answers a call on the path, is
  *       added when its parent is already included. Everything is ordered by {@code seq}.</li>
@@ -148,7 +148,7 @@ public final class ConversationBuilder {
         return out;
     }
 
-    /** Adds sibling records of split responses and parallel tool results (transcript-formats §A.5). */
+    /** Adds sibling records of split responses and parallel tool results. */
     private static List<Entry> recoverSiblings(List<Entry> all, List<Entry> included, long lastSeq) {
         if (included.isEmpty()) {
             return included;

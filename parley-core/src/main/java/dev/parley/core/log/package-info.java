@@ -1,5 +1,5 @@
 /**
- * The message-log contract (the first contract of Parley; seed {@code 000_f14f62d758a51e3d}, Planck.Agent's
+ * The message-log contract (the first contract of Parley; Planck, see the glossary; Planck.Agent's
  * persistence behaviour) and the session catalog.
  *
  * <p>{@link dev.parley.core.log.MessageLog} is the SPI every backend implements;

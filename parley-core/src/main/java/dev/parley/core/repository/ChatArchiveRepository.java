@@ -3,7 +3,7 @@ package dev.parley.core.repository;
 import java.util.Optional;
 
 /**
- * The append-only archive of compacted history (Heddle's {@code ChatArchiveRepository}; seed-systems.md §1.8): the
+ * The append-only archive of compacted history (Heddle's {@code ChatArchiveRepository}): the
  * exact messages a compaction removed and the rolling summaries, per session.
  *
  * <p>Bound to a scope at construction, like {@link ChatSessionRepository}.

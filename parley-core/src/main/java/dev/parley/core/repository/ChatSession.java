@@ -9,7 +9,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A revisioned session record: Heddle's {@code ChatSession} aggregate (reference/seed-systems.md §1.1). The record is
+ * A revisioned session record: Heddle's {@code ChatSession} aggregate. The record is
  * written whole, under compare-and-swap on its revision; the catalog fields are listed without the large ones.
  *
  * <p>Immutable; lists are copied. Instants have millisecond precision. Use {@link #builder(String, Instant)} or

@@ -3,7 +3,7 @@ package dev.parley.core.repository;
 import java.util.Optional;
 
 /**
- * Revisioned session records (Heddle's {@code ChatSessionRepository}; reference/seed-systems.md §1.3): whole records
+ * Revisioned session records (Heddle's {@code ChatSessionRepository}): whole records
  * written under compare-and-swap on an integer revision, and a catalog paged by an opaque cursor.
  *
  * <p>A repository is constructed <b>already bound to a scope</b> (a tenant); no operation takes one, and a record of

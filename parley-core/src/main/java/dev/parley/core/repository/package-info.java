@@ -1,6 +1,6 @@
 /**
- * The third contract: revisioned session records and an append-only archive (seed {@code 004_d4d2a828c230da46},
- * Heddle's {@code ChatSessionRepository} and {@code ChatArchiveRepository}; reference/seed-systems.md §1–2).
+ * The third contract: revisioned session records and an append-only archive (Heddle, see the glossary;
+ * Heddle's {@code ChatSessionRepository} and {@code ChatArchiveRepository}).
  *
  * <p>A {@link dev.parley.core.repository.ChatSession} is a whole record (transcript, UI lines, turns, lease, queued
  * prompts, catalog fields) written under compare-and-swap on an integer revision. Repositories are constructed
