@@ -1,12 +1,17 @@
 package dev.parley.files;
 
 import dev.parley.core.InvalidInputException;
-import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;
+import dev.parley.core.store.StoreUri;
 import java.nio.file.Path;
 
-/** Serves {@code jsonl:DIR}: a directory of one JSONL file per session, created if absent. */
+/**
+ * Serves {@code jsonl:DIR} ({@link JsonlStore}), the directory created if absent. Registered as a
+ * {@link StoreProvider} service; users open stores through {@link dev.parley.core.store.Stores}. Stateless and
+ * thread-safe.
+ */
 public final class JsonlStoreProvider implements StoreProvider {
     @Override
     public String scheme() {
@@ -14,10 +19,10 @@ public final class JsonlStoreProvider implements StoreProvider {
     }
 
     @Override
-    public MessageLog open(String location, StoreOptions options) {
-        if (location.isBlank()) {
+    public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
+        if (uri.location().isBlank()) {
             throw new InvalidInputException("jsonl: needs a directory, e.g. jsonl:/var/lib/app/sessions");
         }
-        return JsonlMessageLog.open(Path.of(location), options);
+        return JsonlStore.open(uri.text(), Path.of(uri.location()), scope, scopePinned, options);
     }
 }

@@ -9,6 +9,8 @@ import dev.parley.core.EntryId;
 import dev.parley.core.SessionId;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.store.StoreOptions;
 import java.io.IOException;
@@ -21,6 +23,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** What the file format adds to the kit: torn tails, unfinished batches, damaged lines, other writers, truncation. */
 class JsonlMessageLogTest {
     static final SessionId S = new SessionId("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
     static final AgentId A = AgentId.MAIN;
@@ -28,8 +31,8 @@ class JsonlMessageLogTest {
     @TempDir
     Path dir;
 
-    JsonlMessageLog open() {
-        return JsonlMessageLog.open(dir, StoreOptions.defaults());
+    JsonlStore open() {
+        return JsonlStore.open(dir, StoreOptions.defaults());
     }
 
     static NewEntry entry(String id, String parent, String text) {
@@ -38,7 +41,8 @@ class JsonlMessageLogTest {
 
     @Test
     void append_writesHeaderThenOneLinePerEntry() throws IOException {
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             log.append(S, A, List.of(entry("a", null, "one"), entry("b", "a", "two")));
         }
         List<String> lines = Files.readAllLines(dir.resolve(S.value() + ".jsonl"));
@@ -50,13 +54,15 @@ class JsonlMessageLogTest {
 
     @Test
     void tornLastLine_isIgnoredOnReadAndSetAsideOnNextAppend() throws IOException {
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             log.append(S, A, List.of(entry("a", null, "kept")));
         }
         Path file = dir.resolve(S.value() + ".jsonl");
         String torn = "{\"type\":\"entry\",\"seq\":2,\"id\":\"b\",\"paren";
         Files.writeString(file, torn, StandardOpenOption.APPEND);
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             assertThat(log.load(S, null)).extracting(e -> e.id().value()).containsExactly("a");
             log.append(S, A, List.of(entry("c", "a", "after the crash")));
             assertThat(log.load(S, null)).extracting(e -> e.id().value()).containsExactly("a", "c");
@@ -71,7 +77,8 @@ class JsonlMessageLogTest {
 
     @Test
     void unfinishedBatch_isIgnoredWhole() throws IOException {
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             log.append(S, A, List.of(entry("a", null, "kept")));
             log.append(S, A, List.of(entry("b", "a", "1"), entry("c", "b", "2"), entry("d", "c", "3")));
         }
@@ -79,7 +86,8 @@ class JsonlMessageLogTest {
         List<String> lines = Files.readAllLines(file);
         // A crash after two of the three lines of the batch reached the file.
         Files.writeString(file, String.join("\n", lines.subList(0, 4)) + "\n");
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             assertThat(log.load(S, null)).extracting(e -> e.id().value()).containsExactly("a");
             Entry next = log.append(S, A, List.of(entry("b", "a", "retried"))).get(0);
             assertThat(next.seq()).isEqualTo(2);
@@ -88,7 +96,8 @@ class JsonlMessageLogTest {
 
     @Test
     void corruptLineInTheMiddle_failsTheReadNamingFileAndLine() throws IOException {
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             log.append(S, A, List.of(entry("a", null, "1")));
             log.append(S, A, List.of(entry("b", "a", "2")));
             log.append(S, A, List.of(entry("c", "b", "3")));
@@ -97,7 +106,8 @@ class JsonlMessageLogTest {
         List<String> lines = new java.util.ArrayList<>(Files.readAllLines(file));
         lines.set(2, "{\"type\":\"entry\", not json");
         Files.write(file, lines, StandardCharsets.UTF_8);
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             assertThatThrownBy(() -> log.load(S, null))
                     .isInstanceOf(CorruptRecordException.class)
                     .hasMessageContaining(file + ":3");
@@ -109,7 +119,9 @@ class JsonlMessageLogTest {
 
     @Test
     void appendFromAnotherInstance_isSeenByTheIndexWithoutRereadingEverything() {
-        try (JsonlMessageLog first = open(); JsonlMessageLog second = open()) {
+        try (JsonlStore one = open(); JsonlStore two = open()) {
+            MessageLog first = one.log();
+            MessageLog second = two.log();
             first.append(S, A, List.of(entry("a", null, "1")));
             assertThat(second.lastEntry(S, A)).map(e -> e.id().value()).contains("a");
             first.append(S, A, List.of(entry("b", "a", "2")));
@@ -126,27 +138,31 @@ class JsonlMessageLogTest {
     }
 
     @Test
-    void truncatingInsideABatchKeepsOnlyWhatPrecedesTheCutAndEndsTheBatch() {
-        try (JsonlMessageLog log = open()) {
+    void truncateAfter_insideABatchKeepsWhatPrecedesTheCutAndEndsTheBatch() {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             log.append(S, A, List.of(entry("e1", null, "one"), entry("e2", "e1", "two"), entry("e3", "e2", "three")));
             log.truncateAfter(S, new EntryId("e1"));
             assertThat(ids(log.load(S, null))).containsExactly("e1");
             Entry next = log.append(S, A, List.of(entry("e4", "e1", "four"))).get(0);
             assertThat(next.seq()).as("seqs are never reused").isEqualTo(4);
         }
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             assertThat(ids(log.load(S, null))).containsExactly("e1", "e4");
         }
     }
 
     @Test
-    void anInstanceWhoseIndexWentStaleAfterATruncationReadsTheFileAfresh() throws IOException {
+    void append_afterAnotherInstanceTruncatedReadsTheFileAfresh() throws IOException {
         // A truncation followed by usage records can leave, at the very offset a stale index remembers, a line identical
         // to the one it remembers; for some length of e2's text it does. The index must still be known stale.
         for (int length = 1; length < 200; length++) {
             Path d = Files.createDirectory(dir.resolve("l" + length));
-            try (JsonlMessageLog a = JsonlMessageLog.open(d, StoreOptions.defaults());
-                 JsonlMessageLog b = JsonlMessageLog.open(d, StoreOptions.defaults())) {
+            try (JsonlStore one = JsonlStore.open(d, StoreOptions.defaults());
+                 JsonlStore two = JsonlStore.open(d, StoreOptions.defaults())) {
+                MessageLog a = one.log();
+                MessageLog b = two.log();
                 b.append(S, A, List.of(entry("e1", null, "one")));
                 b.append(S, A, List.of(entry("e2", "e1", "x".repeat(length))));
                 b.persistUsage(S, A, new dev.parley.core.model.Usage(5, 0, 0, 0, 0, null));
@@ -166,32 +182,36 @@ class JsonlMessageLogTest {
     }
 
     @Test
-    void truncatingAMissingSessionCreatesNothing() {
-        try (JsonlMessageLog log = open()) {
+    void truncateAfter_missingSessionCreatesNothing() {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             assertThatThrownBy(() -> log.truncateAfter(S, new EntryId("e1")))
                     .isInstanceOf(dev.parley.core.NotFoundException.class);
-            assertThat(log.catalog().orElseThrow().find(S)).isEmpty();
+            assertThat(store.catalog().orElseThrow().find(S)).isEmpty();
         }
         assertThat(dir.resolve(S.value() + ".jsonl")).doesNotExist();
     }
 
     @Test
-    void anEmptyFileIsNotASession() throws IOException {
+    void findByPrefix_skipsAnEmptyFile() throws IOException {
         Files.createFile(dir.resolve("0199a1b2-ghost.jsonl"));
-        try (JsonlMessageLog log = open()) {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
             log.append(S, A, List.of(entry("e1", null, "one")));
-            assertThat(log.catalog().orElseThrow().findByPrefix("0199a1b2", 5)).containsExactly(S);
+            assertThat(store.catalog().orElseThrow().findByPrefix("0199a1b2", 5)).containsExactly(S);
         }
     }
 
     @Test
-    void theCatalogNeverServesADeletedSessionsTitle() {
-        try (JsonlMessageLog a = open(); JsonlMessageLog b = open()) {
+    void list_neverServesADeletedSessionsTitle() {
+        try (JsonlStore one = open(); JsonlStore two = open()) {
+            SessionCatalog a = one.catalog().orElseThrow();
+            SessionCatalog b = two.catalog().orElseThrow();
             for (int i = 0; i < 300; i++) {
                 String title = "title-" + (char) ('a' + i % 26);
-                a.catalog().orElseThrow().delete(S);
-                a.catalog().orElseThrow().create(new dev.parley.core.log.NewSession(S, title, null, java.util.Map.of()));
-                assertThat(b.catalog().orElseThrow().list(null, 10).sessions()).as("round %d", i)
+                a.delete(S);
+                a.create(new dev.parley.core.log.NewSession(S, title, null, java.util.Map.of()));
+                assertThat(b.list(null, 10).sessions()).as("round %d", i)
                         .extracting(dev.parley.core.log.SessionInfo::title).containsExactly(title);
             }
         }

@@ -1,4 +1,4 @@
-package dev.parley.files;
+package dev.parley.files.internal;
 
 import dev.parley.core.UnavailableException;
 import java.io.IOException;

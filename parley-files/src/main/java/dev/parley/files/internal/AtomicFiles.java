@@ -1,4 +1,4 @@
-package dev.parley.files;
+package dev.parley.files.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -11,7 +11,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.UUID;
 
 /** Durable file replacement: write a temporary file, fsync it, rename it over the target, fsync the directory. */
-final class AtomicFiles {
+public final class AtomicFiles {
     private AtomicFiles() {}
 
     /** Replaces (or creates) {@code target} with {@code bytes}, atomically and durably. */
@@ -40,7 +40,7 @@ final class AtomicFiles {
     }
 
     /** Makes a directory's entries (created, renamed, deleted files) durable. */
-    static void syncDirectory(Path dir) throws IOException {
+    public static void syncDirectory(Path dir) throws IOException {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         }

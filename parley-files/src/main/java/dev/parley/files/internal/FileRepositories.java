@@ -1,4 +1,4 @@
-package dev.parley.files;
+package dev.parley.files.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +24,6 @@ import dev.parley.core.repository.StorageCorruptionException;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.json.Json;
 import dev.parley.json.StrictObject;
-import dev.parley.core.repository.CatalogOrder;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
 import java.io.IOException;
@@ -40,6 +39,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -61,9 +61,10 @@ import org.jspecify.annotations.Nullable;
  * Archives write content first and the manifest last, the same way. A legacy {@code <id>.json} body is read, leniently,
  * as revision 1.
  *
- * <p>Thread-safe; several processes may share the directory.
+ * <p>Thread-safe; several processes may share the directory. Not API: reached through
+ * {@link dev.parley.files.JsonlStore#sessions()} and {@link dev.parley.files.JsonlStore#archives()}.
  */
-public final class FileRepositories implements Repositories {
+public final class FileRepositories {
     static final String CATALOG = "chat-sessions.catalog.json";
     static final String BODIES = "chat-sessions";
     static final String LOCATOR_PREFIX = ".parley/chat-sessions/";
@@ -71,10 +72,26 @@ public final class FileRepositories implements Repositories {
     static final int CATALOG_VERSION = 1;
 
     private final Path root;
+    private final BooleanSupplier closed;
 
-    /** Repositories under {@code root} (created as needed). */
+    /** Repositories under {@code root} (created as needed) that are never closed. */
     public FileRepositories(Path root) {
+        this(root, () -> false);
+    }
+
+    /**
+     * Repositories under {@code root} (created as needed) that fail with an {@link UnavailableException} once
+     * {@code closed} says their store was closed.
+     */
+    public FileRepositories(Path root, BooleanSupplier closed) {
         this.root = Objects.requireNonNull(root, "root").toAbsolutePath().normalize();
+        this.closed = Objects.requireNonNull(closed, "closed");
+    }
+
+    private void ensureOpen() {
+        if (closed.getAsBoolean()) {
+            throw new UnavailableException("the store of " + root.getParent() + " is closed", null);
+        }
     }
 
     /** The directory of a scope. */
@@ -82,18 +99,19 @@ public final class FileRepositories implements Repositories {
         return root.resolve(PathSegments.encode(Scopes.require(scope)));
     }
 
-    @Override
+    /** The session records of a scope. */
     public ChatSessionRepository sessions(String scope) {
-        return new Sessions(scopeDirectory(Objects.requireNonNull(scope, "scope")));
+        return new Sessions(scopeDirectory(Objects.requireNonNull(scope, "scope")), this);
     }
 
-    @Override
+    /** The archives of a scope. */
     public ChatArchiveRepository archives(String scope) {
-        return new Archives(scopeDirectory(Objects.requireNonNull(scope, "scope")));
+        return new Archives(scopeDirectory(Objects.requireNonNull(scope, "scope")), this);
     }
 
-    @Override
+    /** Removes a scope's records and archives, its whole directory. */
     public void dropScope(String scope) {
+        ensureOpen();
         Path dir = scopeDirectory(scope);
         if (!Files.exists(dir)) {
             return;
@@ -108,12 +126,12 @@ public final class FileRepositories implements Repositories {
     }
 
     /** The body file of a session at a revision. */
-    static Path body(Path scopeDir, String id, long revision) {
+    public static Path body(Path scopeDir, String id, long revision) {
         return scopeDir.resolve(BODIES).resolve(PathSegments.encode(id) + "." + revision + ".json");
     }
 
     /** The archive directory of a session. */
-    static Path archiveDir(Path scopeDir, String sessionId) {
+    public static Path archiveDir(Path scopeDir, String sessionId) {
         return scopeDir.resolve(BODIES).resolve(PathSegments.encode(sessionId)).resolve("archives");
     }
 
@@ -152,10 +170,12 @@ public final class FileRepositories implements Repositories {
     private static final class Sessions implements ChatSessionRepository {
         private final Path dir;
         private final Path catalogFile;
+        private final FileRepositories owner;
 
-        Sessions(Path dir) {
+        Sessions(Path dir, FileRepositories owner) {
             this.dir = dir;
             this.catalogFile = dir.resolve(CATALOG);
+            this.owner = owner;
         }
 
         /** The catalog, or an empty one when the file does not exist. */
@@ -214,6 +234,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public CatalogPage list(CatalogQuery query) {
+            owner.ensureOpen();
             CatalogOrder.decode(query.cursor()); // a damaged cursor fails before any I/O
             try {
                 return CatalogOrder.page(readCatalog(), query);
@@ -224,6 +245,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public Optional<StoredSession> read(String sessionId) {
+            owner.ensureOpen();
             ChatSession.requireId(sessionId, "session id");
             try {
                 // A writer may replace the catalog and remove the body this catalog names between the two reads:
@@ -273,6 +295,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public StoredSession create(ChatSession session) {
+            owner.ensureOpen();
             return locked(lock(), () -> {
                 List<CatalogEntry> catalog = readCatalog();
                 if (find(catalog, session.id()) != null) {
@@ -287,6 +310,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
+            owner.ensureOpen();
             return locked(lock(), () -> {
                 List<CatalogEntry> catalog = readCatalog();
                 CatalogEntry current = find(catalog, session.id());
@@ -310,6 +334,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public boolean delete(String sessionId, long expectedRevision) {
+            owner.ensureOpen();
             ChatSession.requireId(sessionId, "session id");
             return locked(lock(), () -> {
                 List<CatalogEntry> catalog = readCatalog();
@@ -331,13 +356,16 @@ public final class FileRepositories implements Repositories {
 
     private static final class Archives implements ChatArchiveRepository {
         private final Path dir;
+        private final FileRepositories owner;
 
-        Archives(Path dir) {
+        Archives(Path dir, FileRepositories owner) {
             this.dir = dir;
+            this.owner = owner;
         }
 
         @Override
         public ChatArchiveManifest loadManifest(String sessionId) {
+            owner.ensureOpen();
             ChatSession.requireId(sessionId, "session id");
             try {
                 return manifest(sessionId);
@@ -357,6 +385,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public Optional<String> readSummary(String summaryLocator) {
+            owner.ensureOpen();
             if (!summaryLocator.startsWith(LOCATOR_PREFIX)) {
                 return Optional.empty();
             }
@@ -384,6 +413,7 @@ public final class FileRepositories implements Repositories {
 
         @Override
         public ArchiveAppend.Result append(ArchiveAppend request) {
+            owner.ensureOpen();
             Path archives = archiveDir(dir, request.sessionId());
             return locked(archives.resolve("manifest.json.lock"), () -> {
                 ChatArchiveManifest current = manifest(request.sessionId());

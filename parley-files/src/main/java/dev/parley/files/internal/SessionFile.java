@@ -1,4 +1,4 @@
-package dev.parley.files;
+package dev.parley.files.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,9 +38,12 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code session} — the header, always line 1: {@code id}, {@code version}, {@code createdAt}, and the
  *       optional {@code title}, {@code origin}, {@code metadata};</li>
- *   <li>{@code entry} — one entry in canonical JSON ({@link EntryCodec}); every line of a multi-entry batch but the
- *       last carries {@code "more":true}, so a batch cut short by a crash is recognisable and ignored whole;</li>
- *   <li>{@code usage} — usage to add to an agent's total: {@code agent}, {@code usage};</li>
+ *   <li>{@code entry} — one entry in canonical JSON ({@link EntryCodec}); every line of a batch but the last carries
+ *       {@code "more":true}, so a batch cut short by a crash is recognisable and ignored whole;</li>
+ *   <li>{@code usage} — usage to add to an agent's total: {@code agent}, {@code usage}. It stands alone (an append
+ *       of usage only) or is the last line of a batch, whose entry lines then all carry {@code "more":true}: the
+ *       entries and what they cost are committed by the same line, or neither is. (Files written before usage joined
+ *       its batch hold only standalone usage lines; they read the same.)</li>
  *   <li>{@code truncate} — written after a truncation: {@code after} (the kept entry) and {@code highWater}, the
  *       highest seq ever assigned, so that seqs are never reused.</li>
  * </ul>
@@ -70,7 +73,8 @@ final class SessionFile {
         long highWater;
         long entries;
         long messages;
-        final Map<EntryId, Long> lineEnds = new HashMap<>();
+        /** Where each committed entry's line is, so that a retried append can read the stored entry back. */
+        final Map<EntryId, Span> spans = new HashMap<>();
         final Map<AgentId, Entry> lastByAgent = new HashMap<>();
         final Map<AgentId, Usage> usage = new LinkedHashMap<>();
 
@@ -78,6 +82,11 @@ final class SessionFile {
             return size > committedEnd;
         }
     }
+
+    /**
+     * Where one entry's line is in the file: its first byte, its length without the newline, and its line number.
+     */
+    record Span(long start, int length, int line) {}
 
     private SessionFile() {}
 
@@ -161,7 +170,7 @@ final class SessionFile {
         long base = index.examined;
         int line = index.committedLines;
         List<Entry> pending = new ArrayList<>();
-        long pendingStart = -1;
+        List<Span> pendingSpans = new ArrayList<>();
         int start = 0;
         for (int i = 0; i < data.length; i++) {
             if (data[i] != '\n') {
@@ -184,34 +193,26 @@ final class SessionFile {
                 switch (type) {
                     case "entry" -> {
                         boolean more = record.bool("more", false);
-                        ObjectNode body = record.node().deepCopy();
-                        body.remove("type");
-                        body.remove("more");
-                        Entry entry = EntryCodec.decode(body, location);
+                        Entry entry = decodeEntry(record, location);
                         if (entry.seq() <= index.highWater || !pending.isEmpty() && entry.seq() <= pending.get(pending.size() - 1).seq()) {
                             throw new CorruptRecordException(location, "seq " + entry.seq() + " does not increase");
                         }
-                        if (pending.isEmpty()) {
-                            pendingStart = lineStart;
-                        }
                         pending.add(entry);
+                        pendingSpans.add(new Span(lineStart, i - start, line));
                         if (more) {
                             closesRecord = false;
                         } else {
-                            long end = base + i + 1;
-                            for (Entry e : pending) {
-                                commitEntry(index, e, end, location);
-                                if (entriesOut != null) {
-                                    entriesOut.add(e);
-                                }
-                            }
-                            pending.clear();
+                            commitBatch(index, pending, pendingSpans, entriesOut, location);
                         }
                     }
                     case "usage" -> {
-                        requireNoOpenBatch(pending, location);
+                        // A usage line stands alone or closes the batch whose cost it records: both are committed here.
                         Usage usage = EntryCodec.decodeUsage(record.required("usage"), location);
                         AgentId agent = agent(record.string("agent"), location);
+                        if (record.bool("more", false)) {
+                            throw new CorruptRecordException(location, "a usage line must end its batch");
+                        }
+                        commitBatch(index, pending, pendingSpans, entriesOut, location);
                         index.usage.merge(agent, usage, Usage::plus);
                     }
                     case "truncate" -> {
@@ -229,11 +230,46 @@ final class SessionFile {
             }
             start = i + 1;
         }
+        // An open batch at the end is not committed: the next scan starts at the end of the last committed record.
         index.examined = index.committedEnd;
-        if (pendingStart >= 0 && !pending.isEmpty()) {
-            // an open batch at the end: not committed
-            index.examined = index.committedEnd;
+    }
+
+    private static void commitBatch(Index index, List<Entry> pending, List<Span> spans, @Nullable List<Entry> entriesOut,
+                                    String location) {
+        for (int k = 0; k < pending.size(); k++) {
+            Entry e = pending.get(k);
+            commitEntry(index, e, spans.get(k), location);
+            if (entriesOut != null) {
+                entriesOut.add(e);
+            }
         }
+        pending.clear();
+        spans.clear();
+    }
+
+    /** An entry record's entry: the record less its {@code type} and {@code more}, decoded strictly. */
+    static Entry decodeEntry(StrictObject record, String location) {
+        ObjectNode body = record.node().deepCopy();
+        body.remove("type");
+        body.remove("more");
+        return EntryCodec.decode(body, location);
+    }
+
+    /**
+     * Reads back the committed entry at {@code span} of the file open on {@code channel}.
+     *
+     * @throws CorruptRecordException if the line there is not that entry's record (the file changed under the index)
+     */
+    static Entry readEntry(Path path, FileChannel channel, Span span, EntryId expected) throws IOException {
+        byte[] bytes = read(channel, span.start(), span.start() + span.length());
+        String location = path + ":" + span.line();
+        StrictObject record = StrictObject.of(EntryCodec.parseRecord(new String(bytes, StandardCharsets.UTF_8),
+                location), location);
+        Entry entry = "entry".equals(record.string("type")) ? decodeEntry(record, location) : null;
+        if (entry == null || !entry.id().equals(expected)) {
+            throw new CorruptRecordException(location, "the line indexed for entry " + expected + " holds another record");
+        }
+        return entry;
     }
 
     private static void requireNoOpenBatch(List<Entry> pending, String location) {
@@ -242,14 +278,14 @@ final class SessionFile {
         }
     }
 
-    private static void commitEntry(Index index, Entry e, long lineEnd, String location) {
-        if (index.lineEnds.containsKey(e.id())) {
+    private static void commitEntry(Index index, Entry e, Span span, String location) {
+        if (index.spans.containsKey(e.id())) {
             throw new CorruptRecordException(location, "entry id " + e.id() + " appears twice");
         }
-        if (e.parentId() != null && !index.lineEnds.containsKey(e.parentId())) {
+        if (e.parentId() != null && !index.spans.containsKey(e.parentId())) {
             throw new CorruptRecordException(location, "parent " + e.parentId() + " is not an earlier entry");
         }
-        index.lineEnds.put(e.id(), lineEnd);
+        index.spans.put(e.id(), span);
         index.lastByAgent.put(e.agentId(), e);
         index.highWater = Math.max(index.highWater, e.seq());
         index.entries++;

@@ -1,4 +1,4 @@
-package dev.parley.files;
+package dev.parley.files.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

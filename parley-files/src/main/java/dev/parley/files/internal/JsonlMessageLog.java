@@ -1,4 +1,4 @@
-package dev.parley.files;
+package dev.parley.files.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,6 +13,7 @@ import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.log.AppendCheck;
+import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.CatalogCursor;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.NewSession;
@@ -46,38 +47,46 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The message log as a directory of JSONL files, one per session: {@code DIR/<session-id>.jsonl} (the layout is
- * described on {@link SessionFile}). panto's {@code FSJSONLStore}, made safe:
+ * The message log and catalog of one scope of a {@code jsonl:} store, as a directory of JSONL files, one per session:
+ * {@code <session-id>.jsonl} (the layout is described on {@link SessionFile}; where the directory is, on
+ * {@link StoreLayout}). panto's {@code FSJSONLStore}, made safe:
  * <ul>
  *   <li>the file is created with its header in place (written to a temporary file and linked into place), never
  *       empty, and of two creators exactly one wins;</li>
- *   <li>every append is one write followed by {@code fdatasync}, and returns only after it;</li>
+ *   <li>every append — its entries and its usage — is one write followed by {@code fdatasync}, and returns only
+ *       after it; the usage line ends the batch, so a crash keeps both or neither;</li>
  *   <li>each write holds an exclusive lock on the file (shared for reads), across threads and processes, and works
  *       on the file the path names once the lock is granted (its identity is checked; a file replaced or deleted
  *       meanwhile is let go and the operation starts over); no descriptor of a locked file is closed while the lock
  *       is held, since that would drop it;</li>
+ *   <li>an append is checked against the stored entries under that lock ({@link AppendCheck}): a retried batch is
+ *       recognised and writes nothing, so two processes retrying one batch cannot both write it;</li>
  *   <li>a torn tail (an append a crash cut short) is ignored when reading and, on the next write, set aside
  *       into {@code <file>.torn-<millis>} with a warning, so the next append starts on a fresh line;</li>
  *   <li>a damaged complete line makes the read fail, naming the file and line;</li>
  *   <li>an append writes only new lines: its cost does not grow with the session (an in-memory index, refreshed
- *       incrementally from what other writers appended, answers the id and parent checks).</li>
+ *       incrementally from what other writers appended, answers the id and parent checks and locates a stored
+ *       entry for a retry).</li>
  * </ul>
  * Truncation rewrites the file into a temporary one that replaces it atomically: the kept lines (an entry cut from
  * the middle of a batch ends it), a marker with the highest seq ever assigned so that seqs are never reused, and the
  * usage records written after the cut.
  *
- * <p>The catalog reads session headers; {@code DIR/.parley-catalog-cache.json} caches them keyed by file identity, size,
- * and modification and status-change times. It is derived data: delete it at will, it is rebuilt.
+ * <p>The catalog reads session headers; {@code .parley-catalog-cache.json} in the directory caches them keyed by file
+ * identity, size, and modification and status-change times. It is derived data: delete it at will, it is rebuilt.
  *
- * <p>Thread-safe.
+ * <p>The directory is created by the first write, so that merely reading a scope leaves nothing behind. Thread-safe:
+ * every operation is serialized on the instance. Not API: reached through {@link dev.parley.files.JsonlStore}.
  */
 public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     private static final System.Logger LOG = System.getLogger(JsonlMessageLog.class.getName());
-    static final String SUFFIX = ".jsonl";
+    /** The suffix of session files. */
+    public static final String SUFFIX = ".jsonl";
     static final String CACHE = ".parley-catalog-cache.json";
     /** The cache file's format: 2 keys entries by {@link #stamp}; a cache of another version is ignored. */
     static final int CACHE_VERSION = 2;
@@ -89,49 +98,23 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     private @Nullable Map<SessionId, Cached> catalog;
     /** Whether {@link #catalog} differs from the cache file; it is written when the store is closed. */
     private boolean catalogDirty;
-
-    private JsonlMessageLog(Path dir, StoreOptions options) {
-        this.dir = dir;
-        this.options = options;
-    }
+    /** Whether the current {@link #write} changed the file (then its modification time is stamped). */
+    private boolean changed;
+    private boolean released;
 
     /**
-     * Opens the store in {@code dir}, creating the directory if needed.
+     * The log of the sessions in {@code dir}, an absolute directory that need not exist yet.
      *
-     * @throws InvalidInputException if the path is an existing file
-     * @throws UnavailableException if the directory cannot be created
+     * @param options the clock that stamps sessions
      */
-    public static JsonlMessageLog open(Path dir, StoreOptions options) {
-        Objects.requireNonNull(dir, "dir");
-        Objects.requireNonNull(options, "options");
-        Path absolute = dir.toAbsolutePath().normalize();
-        if (Files.exists(absolute) && !Files.isDirectory(absolute)) {
-            throw new InvalidInputException("jsonl:" + absolute + " is a file, not a directory: a JSONL store is a"
-                    + " directory of session files (a SQLite database file opens as sqlite:" + absolute + ")");
-        }
-        try {
-            Files.createDirectories(absolute);
-        } catch (IOException e) {
-            throw new UnavailableException("cannot create the store directory " + absolute + ": " + e.getMessage(), e);
-        }
-        return new JsonlMessageLog(absolute, options);
+    public JsonlMessageLog(Path dir, StoreOptions options) {
+        this.dir = Objects.requireNonNull(dir, "dir");
+        this.options = Objects.requireNonNull(options, "options");
     }
 
-    /** The store's directory. */
+    /** The directory of this log's session files. */
     public Path directory() {
         return dir;
-    }
-
-    /** The directory of the revisioned session records and archives ({@link FileRepositories}). */
-    public static final String RECORDS = "records";
-
-    /**
-     * The revisioned session and archive repositories of this store: the JSON file store of {@link FileRepositories}
-     * in {@code DIR/records/}. The message log's files and the records are independent; the directory holds both.
-     */
-    @Override
-    public Optional<dev.parley.core.repository.Repositories> repositories() {
-        return Optional.of(new FileRepositories(dir.resolve(RECORDS)));
     }
 
     /** The file of a session (which may not exist). */
@@ -142,26 +125,63 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     // ---- writes ----
 
     @Override
-    public synchronized List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch) {
+    public synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+        ensureOpen();
+        Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
-        if (batch.isEmpty()) {
-            AppendCheck.check(session, agent, batch, id -> false);
-            return List.of();
+        Objects.requireNonNull(usage, "usage");
+        List<NewEntry> entries = List.copyOf(batch);
+        if (!Files.exists(fileOf(session))) {
+            // A batch that fails its check must not even create the session: check it against no stored entries first.
+            AppendCheck.plan(session, agent, entries, Map.of());
         }
         return write(session, Mode.APPEND, null, (channel, index) -> {
-            AppendCheck.check(session, agent, batch, index.lineEnds::containsKey);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            List<Entry> stored = new ArrayList<>(batch.size());
-            long seq = index.highWater;
-            for (int i = 0; i < batch.size(); i++) {
-                NewEntry e = batch.get(i);
-                Entry entry = new Entry(++seq, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
-                out.write(SessionFile.entryLine(entry, i < batch.size() - 1));
-                stored.add(entry);
+            AppendCheck.Plan plan = AppendCheck.plan(session, agent, entries,
+                    stored(session, channel, index, AppendCheck.idsToLookUp(entries)));
+            if (plan.nothingToWrite() && !entries.isEmpty()) {
+                return plan.result(List.of()); // a retry: every entry is stored, and so was its usage
             }
-            appendDurably(session, channel, index, out.toByteArray());
-            return stored;
+            boolean withUsage = !usage.equals(Usage.ZERO);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            List<Entry> written = new ArrayList<>(plan.toWrite().size());
+            long seq = index.highWater;
+            for (int i = 0; i < plan.toWrite().size(); i++) {
+                NewEntry e = plan.toWrite().get(i);
+                Entry entry = new Entry(++seq, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
+                out.write(SessionFile.entryLine(entry, withUsage || i < plan.toWrite().size() - 1));
+                written.add(entry);
+            }
+            if (withUsage) {
+                out.write(SessionFile.usageLine(agent, usage));
+            }
+            if (out.size() > 0) {
+                appendDurably(session, channel, index, out.toByteArray());
+            }
+            return plan.result(written);
         });
+    }
+
+    /**
+     * The stored entries among {@code ids}, by id: the agents' latest entries come from the index, the others are read
+     * back from their lines (only a retry or a parent that is not its agent's latest entry costs a read).
+     */
+    private Map<EntryId, Entry> stored(SessionId session, FileChannel channel, SessionFile.Index index, Set<EntryId> ids)
+            throws IOException {
+        Map<EntryId, Entry> out = new HashMap<>();
+        for (EntryId id : ids) {
+            SessionFile.Span span = index.spans.get(id);
+            if (span == null) {
+                continue;
+            }
+            Entry known = null;
+            for (Entry last : index.lastByAgent.values()) {
+                if (last.id().equals(id)) {
+                    known = last;
+                }
+            }
+            out.put(id, known != null ? known : SessionFile.readEntry(fileOf(session), channel, span, id));
+        }
+        return out;
     }
 
     /**
@@ -174,9 +194,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      */
     @Override
     public synchronized void truncateAfter(SessionId session, EntryId entry) {
+        ensureOpen();
         Path file = fileOf(session);
         write(session, Mode.EXISTING, null, (channel, index) -> {
-            if (!index.lineEnds.containsKey(entry)) {
+            if (!index.spans.containsKey(entry)) {
                 throw new NotFoundException("no entry " + entry + " in session " + session);
             }
             byte[] data = SessionFile.read(channel, 0, index.committedEnd);
@@ -229,26 +250,18 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 out.force(true);
             }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            changed = true;
             syncDirectory();
         } finally {
             Files.deleteIfExists(tmp);
         }
     }
 
-    @Override
-    public synchronized void persistUsage(SessionId session, AgentId agent, Usage usage) {
-        Objects.requireNonNull(agent, "agent");
-        Objects.requireNonNull(usage, "usage");
-        write(session, Mode.APPEND, null, (channel, index) -> {
-            appendDurably(session, channel, index, SessionFile.usageLine(agent, usage));
-            return null;
-        });
-    }
-
     // ---- reads ----
 
     @Override
     public synchronized List<Entry> load(SessionId session, @Nullable AgentId agent) {
+        ensureOpen();
         List<Entry> all = read(session, (channel, size) -> {
             SessionFile.Index fresh = new SessionFile.Index();
             List<Entry> entries = new ArrayList<>();
@@ -262,37 +275,53 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     @Override
     public synchronized Optional<Entry> lastEntry(SessionId session, AgentId agent) {
+        ensureOpen();
         return read(session, (channel, size) -> Optional.ofNullable(refresh(session, channel, size).lastByAgent.get(agent)),
                 Optional.empty());
     }
 
     @Override
     public synchronized Usage loadUsage(SessionId session, AgentId agent) {
+        ensureOpen();
         return read(session, (channel, size) -> refresh(session, channel, size).usage.getOrDefault(agent, Usage.ZERO),
                 Usage.ZERO);
     }
 
-    @Override
-    public Optional<SessionCatalog> catalog() {
-        return Optional.of(this);
-    }
-
-    /** Writes the catalog cache if it changed. Files are opened per operation; nothing else is held. */
+    /**
+     * Writes the catalog cache if it changed; the log stays usable (it belongs to its store, which
+     * {@linkplain #release() releases} it). Files are opened per operation; nothing else is held.
+     */
     @Override
     public synchronized void close() {
         writeCache();
+    }
+
+    /** Writes the catalog cache and refuses every later operation: the store was closed. Idempotent. */
+    public synchronized void release() {
+        if (!released) {
+            writeCache();
+            released = true;
+        }
+    }
+
+    private void ensureOpen() {
+        if (released) {
+            throw new UnavailableException("the store of " + dir + " is closed", null);
+        }
     }
 
     // ---- catalog ----
 
     @Override
     public synchronized SessionInfo create(NewSession session) {
+        ensureOpen();
         write(session.id(), Mode.CREATE, session, (channel, index) -> null);
         return find(session.id()).orElseThrow();
     }
 
     @Override
     public synchronized Optional<SessionInfo> find(SessionId session) {
+        ensureOpen();
         Path file = fileOf(session);
         return read(session, (channel, size) -> {
             SessionFile.Index index = refresh(session, channel, size);
@@ -303,6 +332,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     @Override
     public synchronized SessionPage list(@Nullable String cursor, int limit) {
+        ensureOpen();
         CatalogCursor.checkLimit(limit);
         CatalogCursor.decode(cursor);
         List<SessionInfo> all = new ArrayList<>(allSessions());
@@ -312,6 +342,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     @Override
     public synchronized List<SessionInfo> findByOrigin(String origin) {
+        ensureOpen();
         return allSessions().stream().filter(i -> origin.equals(i.origin()))
                 .sorted(java.util.Comparator.comparing(SessionInfo::createdAt).thenComparing(SessionInfo::id))
                 .toList();
@@ -319,6 +350,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     @Override
     public synchronized List<SessionId> findByPrefix(String prefix, int max) {
+        ensureOpen();
         if (max < 1) {
             throw new InvalidInputException("max must be positive");
         }
@@ -327,6 +359,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     @Override
     public synchronized boolean delete(SessionId session) {
+        ensureOpen();
         Path file = fileOf(session);
         if (!Files.exists(file)) {
             return false;
@@ -356,6 +389,39 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    /**
+     * Deletes every session of this log with its set-aside tails, and the catalog cache: the log's part of
+     * {@link dev.parley.core.store.Store#deleteScope()}. Other files in the directory are left alone.
+     *
+     * @throws UnavailableException if a file cannot be deleted; what was deleted stays deleted
+     */
+    public synchronized void deleteAll() {
+        ensureOpen();
+        List<SessionId> all = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                String name = p.getFileName().toString();
+                String id = name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : "";
+                if (Ids.isValid(id)) {
+                    all.add(new SessionId(id));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
+        all.forEach(this::delete);
+        try {
+            Files.deleteIfExists(dir.resolve(CACHE));
+        } catch (IOException e) {
+            throw new UnavailableException("cannot delete " + dir.resolve(CACHE) + ": " + e.getMessage(), e);
+        }
+        indexes.clear();
+        catalog = null;
+        catalogDirty = false;
+    }
+
     // ---- internals ----
 
     private interface WriteWork<T> {
@@ -382,6 +448,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      */
     private <T> T write(SessionId session, Mode mode, @Nullable NewSession create, WriteWork<T> work) {
         Path file = fileOf(session);
+        changed = false;
         try {
             for (int attempt = 0; ; attempt++) {
                 if (!Files.exists(file)) {
@@ -389,6 +456,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                         throw new NotFoundException("no session " + session);
                     }
                     boolean created = createFile(session, create != null ? create : NewSession.of(session));
+                    changed |= created;
                     if (mode == Mode.CREATE && !created) {
                         throw new AlreadyExistsException("session " + session + " already exists");
                     }
@@ -411,7 +479,12 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                     }
                     return new Holder<>(work.run(channel, index));
                     // Stamping the time opens and closes another descriptor of the file: only after the lock's release.
-                    }, () -> touch(session));
+                    // A write that changed nothing (a recognised retry) leaves the session's activity time alone.
+                    }, () -> {
+                        if (changed) {
+                            touch(session);
+                        }
+                    });
                 } catch (NoSuchFileException e) {
                     done = null; // deleted between the look and the lock: start over
                 }
@@ -445,6 +518,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 + java.util.UUID.randomUUID() + ".tmp");
         byte[] header = SessionFile.headerLine(new SessionFile.Header(session, options.clock().instant(), s.title(),
                 s.origin(), s.metadata()));
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            AtomicFiles.syncDirectory(dir.getParent());
+        }
         try {
             try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 writeFully(out, ByteBuffer.wrap(header), 0);
@@ -564,6 +641,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     private void appendDurably(SessionId session, FileChannel channel, SessionFile.Index index, byte[] bytes)
             throws IOException {
+        changed = true;
         writeFully(channel, ByteBuffer.wrap(bytes), index.committedEnd);
         channel.force(false);
         refresh(session, channel, channel.size());
@@ -587,6 +665,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             writeFully(out, ByteBuffer.wrap(torn), 0);
             out.force(true);
         }
+        changed = true;
         channel.truncate(index.committedEnd);
         channel.force(true);
         syncDirectory();
@@ -639,6 +718,8 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 }
             }
             return out;
+        } catch (NoSuchFileException e) {
+            return List.of(); // nothing was written in this scope yet
         } catch (IOException e) {
             throw new UnavailableException("cannot list " + dir + ": " + e.getMessage(), e);
         }
@@ -743,7 +824,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /** Writes the catalog cache file, atomically and without fsync: losing it loses nothing. */
     private void writeCache() {
-        if (catalog == null || !catalogDirty) {
+        if (catalog == null || !catalogDirty || !Files.isDirectory(dir)) {
             return;
         }
         ObjectNode sessions = Json.object();
