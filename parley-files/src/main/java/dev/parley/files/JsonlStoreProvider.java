@@ -18,6 +18,12 @@ public final class JsonlStoreProvider implements StoreProvider {
         return "jsonl";
     }
 
+    /** Whether the directory exists. */
+    @Override
+    public boolean exists(StoreUri uri) {
+        return !uri.location().isBlank() && java.nio.file.Files.exists(Path.of(uri.location()));
+    }
+
     @Override
     public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
         if (uri.location().isBlank()) {
