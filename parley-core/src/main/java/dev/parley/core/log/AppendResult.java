@@ -19,7 +19,7 @@ public record AppendResult(List<Entry> entries, int written) {
         }
     }
 
-    /** Whether the call wrote anything (entries, or usage with an empty batch). */
+    /** Whether the call wrote any entry ({@code written > 0}); a usage-only append answers false. */
     public boolean wroteAnything() {
         return written > 0;
     }
