@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A non-certifying readiness report for a persistence configuration (Heddle's
- * {@code ConversationPersistenceService.assess}; seed-systems.md §1.11). It checks the configuration's shape and lists
+ * {@code ConversationPersistenceService.assess}). It checks the configuration's shape and lists
  * the host checks the chosen durability level still needs; it performs no I/O and certifies nothing.
  */
 public final class Readiness {

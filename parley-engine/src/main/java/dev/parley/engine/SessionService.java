@@ -3,6 +3,7 @@ package dev.parley.engine;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
+import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.Lease;
@@ -19,12 +20,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a product does with session records, over any {@link ChatSessionRepository} (Heddle's session service;
- * seed-systems.md §1.9–1.10).
+ * What a product does with session records, over a {@link ChatSessionRepository} and its companion
+ * {@link ChatArchiveRepository} (Heddle's session service and engine loop).
  *
  * <ul>
  *   <li><b>Updates</b> go through a <em>pure</em> updater: read, apply, compare-and-swap; on a conflict the record is
@@ -38,7 +40,8 @@ import org.jspecify.annotations.Nullable;
  *       atomic revision check.</li>
  *   <li><b>Queued prompts</b>: a persisted FIFO.</li>
  * </ul>
- * Thread-safe if the repository is. The clock decides lease freshness; inject a fixed one in tests.
+ * Thread-safe if the repositories are. The clock decides lease freshness and timestamps; the id generator mints
+ * queued-prompt and archive ids. Inject fixed ones in tests.
  */
 public final class SessionService {
     /** How many times an update is re-applied after a conflict before the conflict surfaces. */
@@ -49,18 +52,35 @@ public final class SessionService {
     public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(5);
 
     private final ChatSessionRepository repository;
+    private final ChatArchiveRepository archives;
     private final Clock clock;
     private final IdGenerator ids;
 
-    public SessionService(ChatSessionRepository repository, Clock clock, IdGenerator ids) {
-        this.repository = Objects.requireNonNull(repository, "repository");
+    /**
+     * A service over one scope's repositories. Both must be bound to the same scope (the same tenant): the service
+     * cannot check it.
+     *
+     * @param sessions the session records
+     * @param archives the archive of compacted history, of the same scope
+     * @param clock the time of leases, records and archives
+     * @param ids mints queued-prompt and archive ids
+     * @throws NullPointerException if any argument is null
+     */
+    public SessionService(ChatSessionRepository sessions, ChatArchiveRepository archives, Clock clock, IdGenerator ids) {
+        this.repository = Objects.requireNonNull(sessions, "sessions");
+        this.archives = Objects.requireNonNull(archives, "archives");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ids = Objects.requireNonNull(ids, "ids");
     }
 
-    /** The repository the service works on. */
+    /** The session repository the service works on. */
     public ChatSessionRepository repository() {
         return repository;
+    }
+
+    /** The archive repository the service compacts into. */
+    public ChatArchiveRepository archives() {
+        return archives;
     }
 
     /**
@@ -87,12 +107,13 @@ public final class SessionService {
      * Applies a pure updater to the session and writes it, re-applying on conflicts.
      *
      * @param updater a function of the current record only (it may run several times); returning the same object
-     *     means "no change" and writes nothing
+     *     means "no change" and writes nothing; an exception it throws propagates and nothing is written
      * @return the stored record, or empty if there is no session
-     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
      */
     public Optional<StoredSession> update(String sessionId, UnaryOperator<ChatSession> updater) {
-        return update(sessionId, null, updater);
+        return update(sessionId, null, stored -> updater.apply(stored.session()));
     }
 
     /**
@@ -101,20 +122,21 @@ public final class SessionService {
      * @throws LeaseLostException if the lease expired or was taken over; nothing was written
      */
     public Optional<StoredSession> updateWithLease(LeaseClaim claim, UnaryOperator<ChatSession> updater) {
-        return update(claim.sessionId(), claim, updater);
+        return update(claim.sessionId(), claim, stored -> updater.apply(stored.session()));
     }
 
-    private Optional<StoredSession> update(String sessionId, @Nullable LeaseClaim claim, UnaryOperator<ChatSession> updater) {
+    private Optional<StoredSession> update(String sessionId, @Nullable LeaseClaim claim,
+                                           Function<StoredSession, ChatSession> updater) {
         for (int attempt = 0; ; attempt++) {
             Optional<StoredSession> current = repository.read(sessionId);
             if (current.isEmpty()) {
                 return Optional.empty();
             }
             ChatSession before = current.get().session();
-            if (claim != null && !isHeld(before, claim)) {
-                throw new LeaseLostException(sessionId, claim.fencingToken(), before.lease());
+            if (claim != null) {
+                requireHeld(before, claim, clock.instant());
             }
-            ChatSession after = updater.apply(before);
+            ChatSession after = updater.apply(current.get());
             if (after == before) {
                 return current;
             }
@@ -224,9 +246,19 @@ public final class SessionService {
 
     /** Whether the claim holds the session's lease now: fresh, same owner, same fencing token. */
     public boolean isHeld(ChatSession session, LeaseClaim claim) {
+        return isHeld(session, claim, clock.instant());
+    }
+
+    private static boolean isHeld(ChatSession session, LeaseClaim claim, Instant now) {
         Lease lease = session.lease();
-        return lease != null && isFresh(lease, clock.instant()) && sameOwner(lease, claim.owner())
+        return lease != null && isFresh(lease, now) && sameOwner(lease, claim.owner())
                 && lease.fencingToken() == claim.fencingToken();
+    }
+
+    private static void requireHeld(ChatSession session, LeaseClaim claim, Instant now) {
+        if (!isHeld(session, claim, now)) {
+            throw new LeaseLostException(claim.sessionId(), claim.fencingToken(), session.lease());
+        }
     }
 
     /**
@@ -260,16 +292,21 @@ public final class SessionService {
     }
 
     /**
-     * Refreshes a held lease (keeps its token and acquisition time).
+     * Refreshes a held lease (keeps its token and acquisition time). Freshness is judged at the same instant the
+     * lease is stamped with, so a refresh can never revive a lease that had expired when it was checked.
      *
-     * @throws LeaseLostException if the claim no longer holds it — an expired lease cannot be refreshed
+     * @throws LeaseLostException if the claim no longer holds it — an expired lease cannot be refreshed; nothing was
+     *     written
+     * @throws NotFoundException if there is no session
      */
     public void refreshLease(LeaseClaim claim) {
         updateWithLease(claim, s -> {
+            Instant now = clock.instant();
+            requireHeld(s, claim, now);
             Lease l = s.lease();
             return s.toBuilder().lease(new Lease(l.ownerKind(), l.hostId(), l.ownerId(), l.fencingToken(),
-                    l.acquiredAt(), clock.instant(), l.clientLabel())).build();
-        });
+                    l.acquiredAt(), now, l.clientLabel())).build();
+        }).orElseThrow(() -> new NotFoundException("no session " + claim.sessionId()));
     }
 
     /** Releases the lease if the claim holds it; keeps {@code leaseEpoch}. A foreign owner's lease is left alone. */

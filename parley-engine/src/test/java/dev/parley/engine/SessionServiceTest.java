@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class SessionServiceTest {
     /** A clock the test moves. */
     static final class MovableClock extends Clock {
-        Instant now = Instant.parse("2026-03-01T10:00:00.000Z");
+        volatile Instant now = Instant.parse("2026-03-01T10:00:00.000Z");
 
         @Override
         public java.time.ZoneId getZone() {
@@ -47,7 +47,8 @@ class SessionServiceTest {
 
     final MemoryRepositories store = new MemoryRepositories();
     final MovableClock clock = new MovableClock();
-    final SessionService service = new SessionService(store.sessions("scope"), clock, IdGenerator.uuidV7());
+    final SessionService service = new SessionService(store.sessions("scope"), store.archives("scope"), clock,
+            IdGenerator.uuidV7());
     final LeaseOwner tui = new LeaseOwner("tui", "host-1", "me", null);
     final LeaseOwner daemon = new LeaseOwner("daemon", "host-2", "me", null);
 
