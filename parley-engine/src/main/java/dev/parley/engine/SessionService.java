@@ -4,14 +4,17 @@ import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.repository.ConversationLine;
 import dev.parley.core.repository.Lease;
 import dev.parley.core.repository.LeaseLostException;
 import dev.parley.core.repository.QueuedPrompt;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.SessionAlreadyExistsException;
 import dev.parley.core.repository.StoredSession;
+import dev.parley.core.repository.TurnSummary;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +42,8 @@ import org.jspecify.annotations.Nullable;
  *       claim. All lease operations are ordinary compare-and-swap updates, so their safety is the repository's
  *       atomic revision check.</li>
  *   <li><b>Queued prompts</b>: a persisted FIFO.</li>
+ *   <li><b>Turns</b>: {@link #applyCompletedTurn} records a turn, appends its messages and takes the next queued
+ *       prompt in one fenced compare-and-swap.</li>
  * </ul>
  * Thread-safe if the repositories are. The clock decides lease freshness and timestamps; the id generator mints
  * queued-prompt and archive ids. Inject fixed ones in tests.
@@ -50,6 +55,8 @@ public final class SessionService {
     public static final Duration STALE_AFTER = Duration.ofSeconds(20);
     /** How often a holder should refresh its lease. */
     public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(5);
+    /** How many of the most recent turn summaries a record keeps (Heddle keeps 8). */
+    public static final int RECENT_TURNS = 8;
 
     private final ChatSessionRepository repository;
     private final ChatArchiveRepository archives;
@@ -322,5 +329,58 @@ public final class SessionService {
 
     private static boolean sameOwner(Lease lease, LeaseOwner owner) {
         return lease.ownerId().equals(owner.ownerId()) && Objects.equals(lease.hostId(), owner.hostId());
+    }
+
+    // ---- turns ----
+
+    /**
+     * Records a completed turn, in one compare-and-swap write under the caller's lease (Heddle's
+     * {@code applyCompletedTurn}):
+     * <ol>
+     *   <li>the turn's summary joins the record's turns, of which only the latest {@value #RECENT_TURNS} are
+     *       kept;</li>
+     *   <li>the turn's messages are appended to the transcript ({@code history}) and its lines to the UI projection
+     *       ({@code messages});</li>
+     *   <li>the oldest queued prompt, if any, is taken off the queue and returned. The queue is the one stored at
+     *       the time of the write, so a prompt queued while the turn ran is neither lost nor skipped.</li>
+     * </ol>
+     * On a revision conflict (a concurrent queue edit, a lease refresh) the whole change is re-applied to the fresh
+     * record, as {@link #update} does.
+     *
+     * @return the record as written and the prompt taken off the queue
+     * @throws LeaseLostException if the claim no longer holds the lease (a stale fencing token, an expired lease);
+     *     nothing was written
+     * @throws InvalidInputException if the record's recent turns already hold a turn with this id (the turn was
+     *     already recorded); nothing was written
+     * @throws NotFoundException if there is no session
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
+     */
+    public AppliedTurn applyCompletedTurn(LeaseClaim claim, CompletedTurn turn) {
+        Objects.requireNonNull(turn, "turn");
+        AtomicReference<@Nullable QueuedPrompt> next = new AtomicReference<>();
+        StoredSession stored = update(claim.sessionId(), claim, current -> {
+            ChatSession s = current.session();
+            for (TurnSummary t : s.turns()) {
+                if (t.id().equals(turn.summary().id())) {
+                    throw new InvalidInputException("turn " + t.id() + " is already recorded in session " + s.id());
+                }
+            }
+            List<TurnSummary> turns = new ArrayList<>(s.turns());
+            turns.add(turn.summary());
+            List<ChatMessage> history = new ArrayList<>(s.history());
+            history.addAll(turn.messages());
+            List<ConversationLine> lines = new ArrayList<>(s.messages());
+            lines.addAll(turn.lines());
+            List<QueuedPrompt> queue = new ArrayList<>(s.queuedPrompts());
+            next.set(queue.isEmpty() ? null : queue.remove(0));
+            return s.toBuilder()
+                    .turns(turns.subList(Math.max(0, turns.size() - RECENT_TURNS), turns.size()))
+                    .history(history)
+                    .messages(lines)
+                    .queuedPrompts(queue)
+                    .build();
+        }).orElseThrow(() -> new NotFoundException("no session " + claim.sessionId()));
+        return new AppliedTurn(stored, next.get());
     }
 }
