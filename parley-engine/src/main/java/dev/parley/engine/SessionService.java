@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -42,8 +44,9 @@ import org.jspecify.annotations.Nullable;
  *       claim. All lease operations are ordinary compare-and-swap updates, so their safety is the repository's
  *       atomic revision check.</li>
  *   <li><b>Queued prompts</b>: a persisted FIFO.</li>
- *   <li><b>Turns</b>: {@link #applyCompletedTurn} records a turn, appends its messages and takes the next queued
- *       prompt in one fenced compare-and-swap.</li>
+ *   <li><b>Turns</b>: {@link #runTurn} runs a turn body while a {@link TurnHeartbeat} refreshes the lease, then
+ *       {@link #applyCompletedTurn} records the turn, appends its messages and takes the next queued prompt in one
+ *       fenced compare-and-swap.</li>
  * </ul>
  * Thread-safe if the repositories are. The clock decides lease freshness and timestamps; the id generator mints
  * queued-prompt and archive ids. Inject fixed ones in tests.
@@ -53,7 +56,7 @@ public final class SessionService {
     public static final int MAX_RETRIES = 4;
     /** How long a lease stays fresh without a refresh. */
     public static final Duration STALE_AFTER = Duration.ofSeconds(20);
-    /** How often a holder should refresh its lease. */
+    /** How often a holder should refresh its lease; the interval of {@link #startHeartbeat(LeaseClaim)}. */
     public static final Duration REFRESH_INTERVAL = Duration.ofSeconds(5);
     /** How many of the most recent turn summaries a record keeps (Heddle keeps 8). */
     public static final int RECENT_TURNS = 8;
@@ -382,5 +385,83 @@ public final class SessionService {
                     .build();
         }).orElseThrow(() -> new NotFoundException("no session " + claim.sessionId()));
         return new AppliedTurn(stored, next.get());
+    }
+
+    /**
+     * Starts refreshing the claim's lease every {@link #REFRESH_INTERVAL} on a daemon thread of the heartbeat's own,
+     * which {@link TurnHeartbeat#close()} stops. The lease is refreshed once before this returns.
+     *
+     * @throws LeaseLostException if the claim does not hold the lease now; no heartbeat was started
+     * @throws NotFoundException if there is no session
+     */
+    public TurnHeartbeat startHeartbeat(LeaseClaim claim) {
+        refreshLease(claim);
+        ScheduledExecutorService own = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "parley-lease-heartbeat " + claim.sessionId());
+            t.setDaemon(true);
+            return t;
+        });
+        return new TurnHeartbeat(this, claim, own, REFRESH_INTERVAL, true);
+    }
+
+    /**
+     * Starts refreshing the claim's lease every {@code interval} on the given scheduler, which stays the caller's
+     * (closing the heartbeat cancels its task only). The lease is refreshed once before this returns.
+     *
+     * @param interval positive and shorter than {@link #STALE_AFTER}; {@link #REFRESH_INTERVAL} in production
+     * @throws InvalidInputException if the interval is out of range
+     * @throws LeaseLostException if the claim does not hold the lease now; no heartbeat was started
+     * @throws NotFoundException if there is no session
+     * @throws java.util.concurrent.RejectedExecutionException if the scheduler is shut down
+     */
+    public TurnHeartbeat startHeartbeat(LeaseClaim claim, ScheduledExecutorService scheduler, Duration interval) {
+        Objects.requireNonNull(scheduler, "scheduler");
+        TurnHeartbeat.requireInterval(interval);
+        refreshLease(claim);
+        return new TurnHeartbeat(this, claim, scheduler, interval, false);
+    }
+
+    /**
+     * Runs one turn under the claim's lease: starts a heartbeat ({@link #startHeartbeat(LeaseClaim)}), runs the body,
+     * stops the heartbeat — also when the body fails — and records the result with {@link #applyCompletedTurn}. The
+     * lease stays held afterwards (the caller may run the returned queued prompt under it, or release it).
+     *
+     * @return what {@link #applyCompletedTurn} committed
+     * @throws LeaseLostException if the claim does not hold the lease when the turn starts, or a refresh found it lost
+     *     while the body ran, or it is lost at the final write; the turn was not recorded
+     * @throws RuntimeException whatever the body throws; the turn was not recorded
+     * @throws NotFoundException if there is no session
+     * @throws InvalidInputException if the turn is already recorded ({@link #applyCompletedTurn})
+     * @throws RevisionConflictException as {@link #applyCompletedTurn}
+     */
+    public AppliedTurn runTurn(LeaseClaim claim, TurnBody body) {
+        Objects.requireNonNull(body, "body");
+        return runTurn(startHeartbeat(claim), body);
+    }
+
+    /**
+     * {@link #runTurn(LeaseClaim, TurnBody)} with the heartbeat on the given scheduler and interval
+     * ({@link #startHeartbeat(LeaseClaim, ScheduledExecutorService, Duration)}).
+     *
+     * @throws InvalidInputException if the interval is out of range, or as {@link #runTurn(LeaseClaim, TurnBody)}
+     */
+    public AppliedTurn runTurn(LeaseClaim claim, ScheduledExecutorService scheduler, Duration interval, TurnBody body) {
+        Objects.requireNonNull(body, "body");
+        return runTurn(startHeartbeat(claim, scheduler, interval), body);
+    }
+
+    private AppliedTurn runTurn(TurnHeartbeat heartbeat, TurnBody body) {
+        CompletedTurn turn;
+        try (heartbeat) {
+            turn = Objects.requireNonNull(body.run(heartbeat), "a turn body must return its completed turn");
+        }
+        Optional<LeaseLostException> lost = heartbeat.lost();
+        if (lost.isPresent()) {
+            LeaseClaim claim = heartbeat.claim();
+            LeaseLostException e = new LeaseLostException(claim.sessionId(), claim.fencingToken(), lost.get().actual());
+            e.addSuppressed(lost.get());
+            throw e;
+        }
+        return applyCompletedTurn(heartbeat.claim(), turn);
     }
 }
