@@ -1,6 +1,9 @@
 package dev.parley.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.CatalogEntry;
@@ -8,6 +11,7 @@ import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.RevisionConflictException;
@@ -166,7 +170,7 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
         }
     }
 
-    private static final class Archives implements ChatArchiveRepository {
+    private static final class Archives implements ChatArchiveRepository, ArchivedMessageReader {
         private final String name;
         private final Scope scope;
 
@@ -197,6 +201,18 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
         }
 
         @Override
+        public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+            String text;
+            synchronized (scope) {
+                text = scope.content.get(messagesLocator);
+            }
+            if (text == null || !messagesLocator.endsWith("/messages")) {
+                return Optional.empty();
+            }
+            return Optional.of(decodeArchivedMessages(text, "memory scope " + name + " archive " + messagesLocator));
+        }
+
+        @Override
         public ArchiveAppend.Result append(ArchiveAppend request) {
             synchronized (scope) {
                 ChatArchiveManifest current = manifest(request.sessionId());
@@ -212,4 +228,39 @@ public final class MemoryRepositories implements dev.parley.core.repository.Repo
         }
     }
 
+    /**
+     * Decodes what {@link ChatSessionCodec#archivedMessagesJsonl} wrote: one {@code {"index": i, …message}} object per
+     * line, indexes 0, 1, 2… in order.
+     *
+     * @throws StorageCorruptionException naming {@code where} if a line is not the next archived message
+     */
+    static List<ChatMessage> decodeArchivedMessages(String jsonl, String where) {
+        ArrayNode history = Json.mapper().createArrayNode();
+        int index = 0;
+        for (String line : jsonl.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            JsonNode node;
+            try {
+                node = Json.parse(line);
+            } catch (JsonProcessingException e) {
+                throw new StorageCorruptionException(where, "line " + (index + 1) + " is not valid JSON: " + Json.problem(e),
+                        e, true);
+            }
+            if (!(node instanceof ObjectNode o) || !o.path("index").isIntegralNumber() || o.get("index").asLong() != index) {
+                throw new StorageCorruptionException(where, "line " + (index + 1) + " is not archived message " + index,
+                        null, true);
+            }
+            ObjectNode message = o.deepCopy();
+            message.remove("index");
+            history.add(message);
+            index++;
+        }
+        // The codec decodes transcript messages as part of a record only (no message decoder of its own is public):
+        // decode them as the history of a minimal record, with the same strict rules.
+        ObjectNode record = ChatSessionCodec.encode(ChatSession.builder("archive", ChatSession.MIN_INSTANT).build());
+        record.set("history", history);
+        return ChatSessionCodec.parseStrict(record, where).history();
+    }
 }

@@ -1,8 +1,14 @@
 package dev.parley.engine;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
+import dev.parley.core.RawJson;
+import dev.parley.core.UnsupportedException;
+import dev.parley.core.repository.ArchiveAppend;
+import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
@@ -13,8 +19,11 @@ import dev.parley.core.repository.LeaseLostException;
 import dev.parley.core.repository.QueuedPrompt;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.SessionAlreadyExistsException;
+import dev.parley.core.repository.StorageCorruptionException;
 import dev.parley.core.repository.StoredSession;
 import dev.parley.core.repository.TurnSummary;
+import dev.parley.json.Instants;
+import dev.parley.json.Json;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,6 +56,9 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Turns</b>: {@link #runTurn} runs a turn body while a {@link TurnHeartbeat} refreshes the lease, then
  *       {@link #applyCompletedTurn} records the turn, appends its messages and takes the next queued prompt in one
  *       fenced compare-and-swap.</li>
+ *   <li><b>Compaction</b>: {@link #compactHistory} appends the oldest messages and the rolling summary to the archive
+ *       <em>first</em>, and only then points the record at the archive; {@link #readHistory} puts the conversation
+ *       back together from record and archive, so any instance over the same repositories continues it.</li>
  * </ul>
  * Thread-safe if the repositories are. The clock decides lease freshness and timestamps; the id generator mints
  * queued-prompt and archive ids. Inject fixed ones in tests.
@@ -463,5 +475,201 @@ public final class SessionService {
             throw e;
         }
         return applyCompletedTurn(heartbeat.claim(), turn);
+    }
+
+    // ---- conversation ----
+
+    /**
+     * Starts the conversation over (Heddle's {@code resetConversation}): clears the transcript ({@code history}), the
+     * UI lines ({@code messages}), the turns, the queued prompts and {@code lastContinuePrompt}, and also what
+     * described the old transcript — the archive pointers ({@code archives}) and the context statistics
+     * ({@code context}, which holds the compaction state). The archives themselves stay in the archive repository,
+     * unreferenced. Name, settings, lease and lease epoch are kept. One compare-and-swap update, re-applied on
+     * conflict; it needs no lease.
+     *
+     * @return the record as written
+     * @throws NotFoundException if there is no session
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
+     */
+    public StoredSession resetConversation(String sessionId) {
+        return update(sessionId, s -> s.toBuilder()
+                .history(List.of())
+                .messages(List.of())
+                .turns(List.of())
+                .queuedPrompts(List.of())
+                .lastContinuePrompt(null)
+                .archives(List.of())
+                .context(null)
+                .build())
+                .orElseThrow(() -> new NotFoundException("no session " + sessionId));
+    }
+
+    /**
+     * Compacts the transcript under the caller's lease: the oldest messages, all but the latest
+     * {@code keepMessages}, are archived with a new rolling summary, and the record keeps only the rest.
+     *
+     * <p>The split never separates a tool result from the call it answers: if the first kept message would be a tool
+     * result, the split moves back until it is not (so more than {@code keepMessages} may be kept).
+     *
+     * <p>Order of writes, which is the point of the operation:
+     * <ol>
+     *   <li>the summarizer writes the new rolling summary from the current one and the messages to archive;</li>
+     *   <li>the archive repository's {@link ChatArchiveRepository#append append} stores those messages and the
+     *       summary (content, then manifest, atomically);</li>
+     *   <li>only then is the record updated, in one fenced compare-and-swap: its transcript loses the archived
+     *       messages, its {@code archives} list gains the new archive, and {@code context.compaction} /
+     *       {@code context.archive} describe it (when {@code context} is absent or a JSON object).</li>
+     * </ol>
+     * A failure after step 2 leaves an archive that no record points at, never a record that points at missing
+     * content; the record is exactly as before and the compaction can be run again (it appends a new archive; the
+     * orphan is never read, because {@link #readHistory} follows the record's {@code archives}, not the manifest).
+     * If the transcript's archived prefix or the record's archives changed between the read and the write (a
+     * reset, another compaction), the write fails with {@link RevisionConflictException} and the record is left as
+     * the other writer made it.
+     *
+     * @param keepMessages how many of the newest messages stay in the record, at least 0
+     * @return the archive and the updated record, or empty if there was nothing to compact (nothing was written)
+     * @throws InvalidInputException if {@code keepMessages} is negative
+     * @throws LeaseLostException if the claim does not hold the lease, before the archive append (nothing was
+     *     written) or at the record update (the archive was appended; the record is unchanged)
+     * @throws NotFoundException if there is no session
+     * @throws StorageCorruptionException if the record points at a summary the archive repository does not hold, or
+     *     the manifest cannot be decoded; nothing was written
+     * @throws RevisionConflictException if the transcript changed under the compaction, or the record kept changing
+     *     through {@value #MAX_RETRIES} retries; the archive was appended, the record is not changed by this call
+     * @throws RuntimeException whatever the summarizer or the archive append throws; the record is unchanged (and,
+     *     per the archive contract, a failed append references nothing new)
+     */
+    public Optional<Compacted> compactHistory(LeaseClaim claim, int keepMessages, Summarizer summarizer) {
+        Objects.requireNonNull(summarizer, "summarizer");
+        if (keepMessages < 0) {
+            throw new InvalidInputException("keepMessages must not be negative, got " + keepMessages);
+        }
+        String sessionId = claim.sessionId();
+        StoredSession read = repository.read(sessionId)
+                .orElseThrow(() -> new NotFoundException("no session " + sessionId));
+        ChatSession before = read.session();
+        requireHeld(before, claim, clock.instant());
+        int split = splitPoint(before.history(), keepMessages);
+        if (split == 0) {
+            return Optional.empty();
+        }
+        List<ChatMessage> compacted = List.copyOf(before.history().subList(0, split));
+        Summarizer.Summary summary = Objects.requireNonNull(
+                summarizer.summarize(currentSummary(before), compacted), "a summarizer must return a summary");
+
+        ArchiveRecord archive = archives.append(new ArchiveAppend(sessionId,
+                ArchiveRecord.draft(ids.newId(), summary.shortDescription(), compacted.size(), clock.instant(),
+                        summary.model()),
+                compacted, summary.text())).archive();
+
+        StoredSession written = update(sessionId, claim, current -> {
+            ChatSession s = current.session();
+            if (!s.archives().equals(before.archives()) || s.history().size() < split
+                    || !s.history().subList(0, split).equals(compacted)) {
+                throw new RevisionConflictException(sessionId, read.revision(), current.revision());
+            }
+            List<ArchiveRecord> pointers = new ArrayList<>(s.archives());
+            pointers.add(archive);
+            return s.toBuilder()
+                    .history(s.history().subList(split, s.history().size()))
+                    .archives(pointers)
+                    .context(withCompaction(s.context(), archive, pointers.size(), clock.instant()))
+                    .build();
+        }).orElseThrow(() -> new NotFoundException("no session " + sessionId));
+        return Optional.of(new Compacted(archive, written));
+    }
+
+    /** Where the archived prefix ends: all but the newest {@code keep}, moved back so a tool result stays with its call. */
+    private static int splitPoint(List<ChatMessage> history, int keep) {
+        int split = history.size() - keep;
+        if (split <= 0) {
+            return 0;
+        }
+        while (split > 0 && split < history.size() && "tool".equals(history.get(split).role())) {
+            split--;
+        }
+        return split;
+    }
+
+    /** {@code context} with Heddle's {@code compaction} and {@code archive} statistics; left alone unless an object. */
+    private static @Nullable RawJson withCompaction(@Nullable RawJson context, ArchiveRecord archive, int count,
+                                                    Instant at) {
+        JsonNode node = context == null ? Json.object() : Json.tree(context);
+        if (!(node instanceof ObjectNode o)) {
+            return context;
+        }
+        ObjectNode compaction = o.putObject("compaction");
+        compaction.put("compactedMessages", archive.messageCount());
+        compaction.put("compactedAt", Instants.format(at));
+        compaction.put("status", "idle");
+        ObjectNode stats = o.putObject("archive");
+        stats.put("count", count);
+        stats.put("currentSummaryPath", archive.summaryPath());
+        stats.put("lastArchivePath", archive.path());
+        return Json.raw(o);
+    }
+
+    /**
+     * The rolling summary the record points at: that of its latest archive.
+     *
+     * @throws StorageCorruptionException if the archive repository does not hold it
+     */
+    private @Nullable String currentSummary(ChatSession session) {
+        List<ArchiveRecord> pointers = session.archives();
+        if (pointers.isEmpty()) {
+            return null;
+        }
+        ArchiveRecord latest = pointers.get(pointers.size() - 1);
+        return archives.readSummary(latest.summaryPath()).orElseThrow(() -> new StorageCorruptionException(
+                latest.summaryPath(), "session " + session.id() + " points at archive " + latest.id()
+                + " whose summary the archive repository does not hold", null, true));
+    }
+
+    /**
+     * Whether {@link #readHistory} can return archived messages: whether the archive repository is an
+     * {@link ArchivedMessageReader}.
+     */
+    public boolean readsArchivedMessages() {
+        return archives instanceof ArchivedMessageReader;
+    }
+
+    /**
+     * The whole conversation of a session, from the record and the archives it points at: the archived messages
+     * (oldest archive first), the record's own transcript, and the rolling summary. This is what a second instance
+     * over the same repositories continues from. Archives that the record does not point at (left by a compaction
+     * that failed after its append) are not read. Reads only; the record and the archives are each read once, and
+     * archives are immutable, so the parts are consistent with the record's revision.
+     *
+     * @throws NotFoundException if there is no session
+     * @throws UnsupportedException if the record points at archives and the archive repository cannot
+     *     return archived messages ({@link #readsArchivedMessages()} is false)
+     * @throws StorageCorruptionException if the record points at archived messages or a summary that the archive
+     *     repository does not hold, or holds with a different message count, or cannot decode
+     */
+    public SessionHistory readHistory(String sessionId) {
+        StoredSession stored = repository.read(sessionId)
+                .orElseThrow(() -> new NotFoundException("no session " + sessionId));
+        List<ArchiveRecord> pointers = stored.session().archives();
+        if (pointers.isEmpty()) {
+            return new SessionHistory(stored, List.of(), null);
+        }
+        if (!(archives instanceof ArchivedMessageReader reader)) {
+            throw new UnsupportedException("the archive repository "
+                    + archives.getClass().getName() + " cannot read archived messages back");
+        }
+        List<ChatMessage> archived = new ArrayList<>();
+        for (ArchiveRecord a : pointers) {
+            List<ChatMessage> messages = reader.readMessages(a.path()).orElseThrow(() -> new StorageCorruptionException(
+                    a.path(), "session " + sessionId + " points at archive " + a.id()
+                    + " whose messages the archive repository does not hold", null, true));
+            if (messages.size() != a.messageCount()) {
+                throw new StorageCorruptionException(a.path(), "archive " + a.id() + " holds " + messages.size()
+                        + " messages, its record says " + a.messageCount(), null, true);
+            }
+            archived.addAll(messages);
+        }
+        return new SessionHistory(stored, archived, currentSummary(stored.session()));
     }
 }

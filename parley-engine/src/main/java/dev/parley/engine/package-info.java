@@ -1,8 +1,10 @@
 /**
- * Service behaviour over the session-record contract (Heddle's session service; seed-systems.md §1.9–1.11):
+ * Service behaviour over the session-record contract (Heddle's session service and engine loop):
  * {@link dev.parley.engine.SessionService} (ensure, updates through pure updaters re-applied on conflict, queued
- * prompts, leases with fencing tokens), {@link dev.parley.engine.Readiness} (a non-certifying report), and the
- * in-memory repositories ({@link dev.parley.engine.MemoryRepositories}).
+ * prompts, leases with fencing tokens, turns run under a {@link dev.parley.engine.TurnHeartbeat} and recorded with
+ * {@link dev.parley.engine.SessionService#applyCompletedTurn}, archive-first compaction, and the full history read
+ * back from record and archive), {@link dev.parley.engine.Readiness} (a non-certifying report), and the in-memory
+ * repositories ({@link dev.parley.engine.MemoryRepositories}).
  */
 @NullMarked
 package dev.parley.engine;

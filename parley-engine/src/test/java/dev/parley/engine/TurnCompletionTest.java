@@ -127,6 +127,38 @@ class TurnCompletionTest {
     }
 
     @Test
+    void resetConversation_clearsTranscriptTurnsQueueAndCompactionState_keepsSettingsAndLease() {
+        service.ensure("s1");
+        service.update("s1", s -> s.toBuilder().name("Kept").model("m-1").lastContinuePrompt("go on").build());
+        LeaseClaim claim = service.acquireLease("s1", tui);
+        service.applyCompletedTurn(claim, turn("t1"));
+        service.applyCompletedTurn(claim, turn("t2"));
+        service.compactHistory(claim, 1, (previous, compacted) -> Summarizer.Summary.of("earlier"));
+        service.enqueuePrompt("s1", "queued");
+        assertThat(stored().archives()).hasSize(1);
+        assertThat(stored().context()).isNotNull();
+
+        StoredSession reset = service.resetConversation("s1");
+
+        ChatSession s = reset.session();
+        assertThat(reset).isEqualTo(read());
+        assertThat(s.history()).isEmpty();
+        assertThat(s.messages()).isEmpty();
+        assertThat(s.turns()).isEmpty();
+        assertThat(s.queuedPrompts()).isEmpty();
+        assertThat(s.lastContinuePrompt()).isNull();
+        assertThat(s.archives()).as("the record no longer points at the old transcript's archives").isEmpty();
+        assertThat(s.context()).isNull();
+        assertThat(s.name()).isEqualTo("Kept");
+        assertThat(s.model()).isEqualTo("m-1");
+        assertThat(s.lease()).isNotNull();
+        assertThat(service.isHeld(s, claim)).isTrue();
+        assertThat(store.archives("scope").loadManifest("s1").archives()).as("archives are append-only").hasSize(1);
+        assertThat(service.readHistory("s1").fullHistory()).isEmpty();
+        assertThatThrownBy(() -> service.resetConversation("nope")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
     void applyCompletedTurn_promptQueuedDuringTheWrite_isKeptByTheReappliedUpdate() {
         service.ensure("s1");
         service.enqueuePrompt("s1", "first");
