@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class SessionServiceTest {
     /** A clock the test moves. */
     static final class MovableClock extends Clock {
-        Instant now = Instant.parse("2026-03-01T10:00:00.000Z");
+        volatile Instant now = Instant.parse("2026-03-01T10:00:00.000Z");
 
         @Override
         public java.time.ZoneId getZone() {
@@ -49,7 +49,8 @@ class SessionServiceTest {
 
     final Store store = MemoryStore.open().withScope("scope");
     final MovableClock clock = new MovableClock();
-    final SessionService service = new SessionService(store.sessions().orElseThrow(), clock, IdGenerator.uuidV7());
+    final SessionService service = new SessionService(store.sessions().orElseThrow(), store.archives().orElseThrow(),
+            clock, IdGenerator.uuidV7());
     final LeaseOwner tui = new LeaseOwner("tui", "host-1", "me", null);
     final LeaseOwner daemon = new LeaseOwner("daemon", "host-2", "me", null);
 
