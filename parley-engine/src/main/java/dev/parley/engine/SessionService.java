@@ -6,7 +6,6 @@ import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.RawJson;
-import dev.parley.core.UnsupportedException;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.ChatArchiveRepository;
@@ -628,14 +627,6 @@ public final class SessionService {
     }
 
     /**
-     * Whether {@link #readHistory} can return archived messages: whether the archive repository is an
-     * {@link ArchivedMessageReader}.
-     */
-    public boolean readsArchivedMessages() {
-        return archives instanceof ArchivedMessageReader;
-    }
-
-    /**
      * The whole conversation of a session, from the record and the archives it points at: the archived messages
      * (oldest archive first), the record's own transcript, and the rolling summary. This is what a second instance
      * over the same repositories continues from. Archives that the record does not point at (left by a compaction
@@ -643,8 +634,6 @@ public final class SessionService {
      * archives are immutable, so the parts are consistent with the record's revision.
      *
      * @throws NotFoundException if there is no session
-     * @throws UnsupportedException if the record points at archives and the archive repository cannot
-     *     return archived messages ({@link #readsArchivedMessages()} is false)
      * @throws StorageCorruptionException if the record points at archived messages or a summary that the archive
      *     repository does not hold, or holds with a different message count, or cannot decode
      */
@@ -655,13 +644,9 @@ public final class SessionService {
         if (pointers.isEmpty()) {
             return new SessionHistory(stored, List.of(), null);
         }
-        if (!(archives instanceof ArchivedMessageReader reader)) {
-            throw new UnsupportedException("the archive repository "
-                    + archives.getClass().getName() + " cannot read archived messages back");
-        }
         List<ChatMessage> archived = new ArrayList<>();
         for (ArchiveRecord a : pointers) {
-            List<ChatMessage> messages = reader.readMessages(a.path()).orElseThrow(() -> new StorageCorruptionException(
+            List<ChatMessage> messages = archives.readMessages(a.path()).orElseThrow(() -> new StorageCorruptionException(
                     a.path(), "session " + sessionId + " points at archive " + a.id()
                     + " whose messages the archive repository does not hold", null, true));
             if (messages.size() != a.messageCount()) {

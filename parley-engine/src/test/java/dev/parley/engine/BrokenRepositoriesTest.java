@@ -8,6 +8,7 @@ import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
@@ -106,6 +107,11 @@ class BrokenRepositoriesTest {
                 @Override
                 public Optional<String> readSummary(String summaryLocator) {
                     return real.readSummary(summaryLocator);
+                }
+
+                @Override
+                public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+                    return real.readMessages(messagesLocator);
                 }
 
                 @Override
@@ -247,6 +253,11 @@ class BrokenRepositoriesTest {
             @Override
             public Optional<String> readSummary(String summaryLocator) {
                 return real.readSummary(summaryLocator);
+            }
+
+            @Override
+            public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+                return real.readMessages(messagesLocator);
             }
 
             @Override

@@ -1,5 +1,7 @@
 package dev.parley.engine;
 
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +29,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 class CompactionTest {
-    final MemoryRepositories store = new MemoryRepositories();
+    final Store store = MemoryStore.open().withScope("scope");
     final SessionServiceTest.MovableClock clock = new SessionServiceTest.MovableClock();
     final SessionService service = engine();
     final LeaseOwner tui = new LeaseOwner("tui", "host-1", "me", null);
@@ -35,7 +37,7 @@ class CompactionTest {
 
     /** An engine over fresh repository instances of the same store and scope. */
     SessionService engine() {
-        return new SessionService(store.sessions("scope"), store.archives("scope"), clock, IdGenerator.uuidV7());
+        return new SessionService(store.sessions().orElseThrow(), store.archives().orElseThrow(), clock, IdGenerator.uuidV7());
     }
 
     /** A summarizer that records what it was given and numbers its summaries. */
@@ -64,7 +66,7 @@ class CompactionTest {
     }
 
     StoredSession read() {
-        return store.sessions("scope").read("s1").orElseThrow();
+        return store.sessions().orElseThrow().read("s1").orElseThrow();
     }
 
     @Test
@@ -81,10 +83,10 @@ class CompactionTest {
         assertThat(archive.messageCount()).isEqualTo(6);
         assertThat(archive.summaryModel()).isEqualTo("summary-model");
         assertThat(archive.shortDescription()).isEqualTo("part 1");
-        ChatArchiveManifest manifest = store.archives("scope").loadManifest("s1");
+        ChatArchiveManifest manifest = store.archives().orElseThrow().loadManifest("s1");
         assertThat(manifest.archives()).containsExactly(archive);
-        assertThat(store.archives("scope").readSummary(archive.summaryPath())).contains("summary 1");
-        assertThat(((ArchivedMessageReader) store.archives("scope")).readMessages(archive.path()))
+        assertThat(store.archives().orElseThrow().readSummary(archive.summaryPath())).contains("summary 1");
+        assertThat(store.archives().orElseThrow().readMessages(archive.path()))
                 .contains(all.subList(0, 6));
 
         ChatSession s = read().session();
@@ -125,7 +127,7 @@ class CompactionTest {
         List<ChatMessage> all = messages(0, 10);
         sessionWith(all);
         boolean[] failUpdates = {true};
-        SessionService failing = new SessionService(new BrokenRepositoriesTest.Delegating(store.sessions("scope")) {
+        SessionService failing = new SessionService(new BrokenRepositoriesTest.Delegating(store.sessions().orElseThrow()) {
             @Override
             public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
                 if (failUpdates[0] && !session.archives().isEmpty()) {
@@ -133,19 +135,19 @@ class CompactionTest {
                 }
                 return super.update(session, expectedRevision);
             }
-        }, store.archives("scope"), clock, IdGenerator.uuidV7());
+        }, store.archives().orElseThrow(), clock, IdGenerator.uuidV7());
         LeaseClaim claim = failing.acquireLease("s1", tui);
         StoredSession before = read();
         RecordingSummarizer summarizer = new RecordingSummarizer();
 
         assertThatThrownBy(() -> failing.compactHistory(claim, 4, summarizer)).isInstanceOf(UnavailableException.class);
 
-        ChatArchiveManifest manifest = store.archives("scope").loadManifest("s1");
+        ChatArchiveManifest manifest = store.archives().orElseThrow().loadManifest("s1");
         assertThat(manifest.archives()).as("the archive was written first").hasSize(1);
         ArchiveRecord orphan = manifest.archives().get(0);
-        assertThat(((ArchivedMessageReader) store.archives("scope")).readMessages(orphan.path()))
+        assertThat(store.archives().orElseThrow().readMessages(orphan.path()))
                 .contains(all.subList(0, 6));
-        assertThat(store.archives("scope").readSummary(orphan.summaryPath())).contains("summary 1");
+        assertThat(store.archives().orElseThrow().readSummary(orphan.summaryPath())).contains("summary 1");
         assertThat(read()).as("the record is exactly as before").isEqualTo(before);
         assertThat(engine().readHistory("s1").fullHistory()).as("a second engine still sees every message once")
                 .isEqualTo(all);
@@ -156,7 +158,7 @@ class CompactionTest {
 
         assertThat(summarizer.previous).as("the unreferenced archive's summary is not followed")
                 .containsExactly(null, null);
-        assertThat(store.archives("scope").loadManifest("s1").archives()).hasSize(2);
+        assertThat(store.archives().orElseThrow().loadManifest("s1").archives()).hasSize(2);
         assertThat(read().session().archives()).containsExactly(retried.archive());
         SessionHistory history = engine().readHistory("s1");
         assertThat(history.fullHistory()).isEqualTo(all);
@@ -167,15 +169,20 @@ class CompactionTest {
     void compactHistory_archiveAppendFails_recordIsUnchanged() {
         LeaseClaim claim = sessionWith(messages(0, 10));
         StoredSession before = read();
-        SessionService failing = new SessionService(store.sessions("scope"), new ChatArchiveRepository() {
+        SessionService failing = new SessionService(store.sessions().orElseThrow(), new ChatArchiveRepository() {
             @Override
             public ChatArchiveManifest loadManifest(String sessionId) {
-                return store.archives("scope").loadManifest(sessionId);
+                return store.archives().orElseThrow().loadManifest(sessionId);
             }
 
             @Override
             public Optional<String> readSummary(String summaryLocator) {
-                return store.archives("scope").readSummary(summaryLocator);
+                return store.archives().orElseThrow().readSummary(summaryLocator);
+            }
+
+            @Override
+            public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+                return store.archives().orElseThrow().readMessages(messagesLocator);
             }
 
             @Override
@@ -187,7 +194,7 @@ class CompactionTest {
         assertThatThrownBy(() -> failing.compactHistory(claim, 4, new RecordingSummarizer()))
                 .isInstanceOf(UnavailableException.class);
         assertThat(read()).isEqualTo(before);
-        assertThat(store.archives("scope").loadManifest("s1").archives()).isEmpty();
+        assertThat(store.archives().orElseThrow().loadManifest("s1").archives()).isEmpty();
     }
 
     @Test
@@ -230,7 +237,7 @@ class CompactionTest {
         assertThat(service.compactHistory(claim, 10, summarizer)).isEmpty();
         assertThat(summarizer.compacted).isEmpty();
         assertThat(read()).isEqualTo(before);
-        assertThat(store.archives("scope").loadManifest("s1").archives()).isEmpty();
+        assertThat(store.archives().orElseThrow().loadManifest("s1").archives()).isEmpty();
     }
 
     @Test
@@ -243,7 +250,7 @@ class CompactionTest {
 
         assertThatThrownBy(() -> service.compactHistory(mine, 4, summarizer)).isInstanceOf(LeaseLostException.class);
         assertThat(summarizer.compacted).isEmpty();
-        assertThat(store.archives("scope").loadManifest("s1").archives()).isEmpty();
+        assertThat(store.archives().orElseThrow().loadManifest("s1").archives()).isEmpty();
         assertThat(read()).isEqualTo(before);
     }
 
@@ -289,38 +296,6 @@ class CompactionTest {
         assertThat(history.fullHistory()).isEqualTo(expected);
         assertThat(history.archives()).hasSize(2);
         assertThat(history.stored().session().turns()).hasSize(6);
-    }
-
-    @Test
-    void readHistory_archiveRepositoryCannotReadMessages_isUnsupportedOnceTheRecordPointsAtArchives() {
-        ChatArchiveRepository plain = new ChatArchiveRepository() {
-            final ChatArchiveRepository real = store.archives("scope");
-
-            @Override
-            public ChatArchiveManifest loadManifest(String sessionId) {
-                return real.loadManifest(sessionId);
-            }
-
-            @Override
-            public Optional<String> readSummary(String summaryLocator) {
-                return real.readSummary(summaryLocator);
-            }
-
-            @Override
-            public ArchiveAppend.Result append(ArchiveAppend request) {
-                return real.append(request);
-            }
-        };
-        SessionService limited = new SessionService(store.sessions("scope"), plain, clock, IdGenerator.uuidV7());
-        assertThat(limited.readsArchivedMessages()).isFalse();
-        assertThat(service.readsArchivedMessages()).isTrue();
-        LeaseClaim claim = sessionWith(messages(0, 6));
-        assertThat(limited.readHistory("s1").fullHistory()).hasSize(6);
-
-        limited.compactHistory(claim, 2, new RecordingSummarizer());
-
-        assertThatThrownBy(() -> limited.readHistory("s1")).isInstanceOf(UnsupportedException.class);
-        assertThat(service.readHistory("s1").fullHistory()).isEqualTo(messages(0, 6));
     }
 
     @Test

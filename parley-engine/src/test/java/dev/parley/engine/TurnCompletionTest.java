@@ -1,5 +1,7 @@
 package dev.parley.engine;
 
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,9 +20,9 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class TurnCompletionTest {
-    final MemoryRepositories store = new MemoryRepositories();
+    final Store store = MemoryStore.open().withScope("scope");
     final SessionServiceTest.MovableClock clock = new SessionServiceTest.MovableClock();
-    final SessionService service = new SessionService(store.sessions("scope"), store.archives("scope"), clock,
+    final SessionService service = new SessionService(store.sessions().orElseThrow(), store.archives().orElseThrow(), clock,
             IdGenerator.uuidV7());
     final LeaseOwner tui = new LeaseOwner("tui", "host-1", "me", null);
     final LeaseOwner daemon = new LeaseOwner("daemon", "host-2", "other", null);
@@ -41,7 +43,7 @@ class TurnCompletionTest {
     }
 
     StoredSession read() {
-        return store.sessions("scope").read("s1").orElseThrow();
+        return store.sessions().orElseThrow().read("s1").orElseThrow();
     }
 
     @Test
@@ -153,7 +155,7 @@ class TurnCompletionTest {
         assertThat(s.model()).isEqualTo("m-1");
         assertThat(s.lease()).isNotNull();
         assertThat(service.isHeld(s, claim)).isTrue();
-        assertThat(store.archives("scope").loadManifest("s1").archives()).as("archives are append-only").hasSize(1);
+        assertThat(store.archives().orElseThrow().loadManifest("s1").archives()).as("archives are append-only").hasSize(1);
         assertThat(service.readHistory("s1").fullHistory()).isEmpty();
         assertThatThrownBy(() -> service.resetConversation("nope")).isInstanceOf(NotFoundException.class);
     }
@@ -163,10 +165,10 @@ class TurnCompletionTest {
         service.ensure("s1");
         service.enqueuePrompt("s1", "first");
         // Another writer queues a prompt between the completion's read and its compare-and-swap.
-        SessionService other = new SessionService(store.sessions("scope"), store.archives("scope"), clock,
+        SessionService other = new SessionService(store.sessions().orElseThrow(), store.archives().orElseThrow(), clock,
                 IdGenerator.uuidV7());
         boolean[] interfered = {false};
-        SessionService racing = new SessionService(new BrokenRepositoriesTest.Delegating(store.sessions("scope")) {
+        SessionService racing = new SessionService(new BrokenRepositoriesTest.Delegating(store.sessions().orElseThrow()) {
             @Override
             public java.util.Optional<StoredSession> update(ChatSession session, long expectedRevision) {
                 if (!interfered[0] && !session.turns().isEmpty()) {
@@ -175,7 +177,7 @@ class TurnCompletionTest {
                 }
                 return super.update(session, expectedRevision);
             }
-        }, store.archives("scope"), clock, IdGenerator.uuidV7());
+        }, store.archives().orElseThrow(), clock, IdGenerator.uuidV7());
         LeaseClaim claim = racing.acquireLease("s1", tui);
 
         AppliedTurn applied = racing.applyCompletedTurn(claim, turn("t1"));

@@ -1,5 +1,7 @@
 package dev.parley.engine;
 
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -29,9 +31,9 @@ class TurnHeartbeatTest {
     static final Duration TICK = Duration.ofMillis(2);
     static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    final MemoryRepositories store = new MemoryRepositories();
+    final Store store = MemoryStore.open().withScope("scope");
     final SessionServiceTest.MovableClock clock = new SessionServiceTest.MovableClock();
-    final SessionService service = new SessionService(store.sessions("scope"), store.archives("scope"), clock,
+    final SessionService service = new SessionService(store.sessions().orElseThrow(), store.archives().orElseThrow(), clock,
             IdGenerator.uuidV7());
     final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     final LeaseOwner tui = new LeaseOwner("tui", "host-1", "me", null);
@@ -62,7 +64,7 @@ class TurnHeartbeatTest {
     }
 
     ChatSession stored() {
-        return store.sessions("scope").read("s1").orElseThrow().session();
+        return store.sessions().orElseThrow().read("s1").orElseThrow().session();
     }
 
     @Test
@@ -101,12 +103,12 @@ class TurnHeartbeatTest {
             clock.advance(SessionService.STALE_AFTER.plusSeconds(5));
             service.acquireLease("s1", daemon);
             await("the heartbeat to find the lease lost", () -> heartbeat.lost().isPresent());
-            beforeFinalWrite.set(store.sessions("scope").read("s1").orElseThrow());
+            beforeFinalWrite.set(store.sessions().orElseThrow().read("s1").orElseThrow());
             return TurnCompletionTest.turn("lost");
         })).isInstanceOfSatisfying(LeaseLostException.class,
                 e -> assertThat(e.expectedToken()).isEqualTo(claim.fencingToken()));
 
-        assertThat(store.sessions("scope").read("s1").orElseThrow()).as("the turn was not recorded")
+        assertThat(store.sessions().orElseThrow().read("s1").orElseThrow()).as("the turn was not recorded")
                 .isEqualTo(beforeFinalWrite.get());
         assertThat(stored().turns()).isEmpty();
         assertThat(stored().history()).isEmpty();

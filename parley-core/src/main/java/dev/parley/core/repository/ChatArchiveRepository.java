@@ -1,5 +1,6 @@
 package dev.parley.core.repository;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -31,6 +32,15 @@ public interface ChatArchiveRepository {
 
     /** The summary a locator names, or empty if there is none (in this scope). */
     Optional<String> readSummary(String summaryLocator);
+
+    /**
+     * The messages an archive holds, exactly as they were appended, by the archive's messages locator
+     * ({@link ArchiveRecord#path()}); empty if there is no such archive (in this scope). Beyond Heddle's archive
+     * port, which reads summaries only: it lets a second engine rebuild a compacted session's whole history.
+     *
+     * @throws StorageCorruptionException if the stored messages cannot be decoded
+     */
+    Optional<List<ChatMessage>> readMessages(String messagesLocator);
 
     /**
      * Appends an archive: content, then manifest, atomically.

@@ -8,6 +8,7 @@ import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.RevisionConflictException;
@@ -27,6 +28,7 @@ final class MemoryRepositories implements ChatSessionRepository, ChatArchiveRepo
     private final Map<String, StoredSession> sessions = new HashMap<>();
     private final Map<String, ChatArchiveManifest> manifests = new HashMap<>();
     private final Map<String, String> summaries = new HashMap<>();
+    private final Map<String, List<ChatMessage>> archivedMessages = new HashMap<>();
 
     // ---- session records ----
 
@@ -95,11 +97,17 @@ final class MemoryRepositories implements ChatSessionRepository, ChatArchiveRepo
     }
 
     @Override
+    public synchronized Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+        return Optional.ofNullable(archivedMessages.get(messagesLocator));
+    }
+
+    @Override
     public synchronized ArchiveAppend.Result append(ArchiveAppend request) {
         ChatArchiveManifest current = loadManifest(request.sessionId());
         String base = "memory://" + request.sessionId() + "/" + request.archive().id();
         ArchiveRecord archive = request.archive().withLocators(base + "/messages", base + "/summary");
         ChatArchiveManifest next = current.withArchive(archive); // a duplicate id fails here: nothing written
+        archivedMessages.put(archive.path(), List.copyOf(request.messages()));
         summaries.put(archive.summaryPath(), request.summary());
         manifests.put(request.sessionId(), next);
         return new ArchiveAppend.Result(archive, next);
@@ -110,5 +118,6 @@ final class MemoryRepositories implements ChatSessionRepository, ChatArchiveRepo
         sessions.clear();
         manifests.clear();
         summaries.clear();
+        archivedMessages.clear();
     }
 }
