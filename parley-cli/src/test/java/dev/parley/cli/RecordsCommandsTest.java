@@ -6,27 +6,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.store.Stores;
 import dev.parley.json.Json;
-import dev.parley.tck.ArchiveRepositoryScenarios;
-import dev.parley.tck.MessageLogScenarios;
-import dev.parley.tck.Scenario;
-import dev.parley.tck.SessionRepositoryScenarios;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code parley sessions --records} and {@code parley conformance}, against real stores. */
+/** {@code parley sessions --records}, against real stores ({@code parley conformance}: {@link ConformanceCommandTest}). */
 class RecordsCommandsTest {
     @TempDir
     Path dir;
@@ -95,55 +88,6 @@ class RecordsCommandsTest {
         assertThat(run.err()).contains("no session records");
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"sqlite", "jsonl"})
-    void conformancePassesEveryScenarioAndLeavesTheStoreAsItWas(String scheme) throws Exception {
-        Path at = dir.resolve(scheme.equals("sqlite") ? "c.db" : "cj");
-        String store = scheme + ":" + at;
-        Instant t = Instant.parse("2026-03-01T00:00:00Z");
-        try (MessageLog log = Stores.open(store)) {
-            log.repositories().orElseThrow().sessions("default").create(ChatSession.builder("mine", t).name("m").build());
-        }
-
-        Run run = parley("--store", store, "conformance", "--json");
-
-        assertThat(run.exit()).as(run.err() + run.out()).isZero();
-        JsonNode report = Json.parse(run.out());
-        List<String> passed = new ArrayList<>();
-        for (JsonNode kit : report.get("kits")) {
-            for (JsonNode s : kit.get("scenarios")) {
-                assertThat(s.get("outcome").asText()).as(s.toString()).isEqualTo("passed");
-                passed.add(s.get("scenario").asText());
-            }
-        }
-        assertThat(passed).containsExactlyElementsOf(Stream.of(MessageLogScenarios.all().stream().map(Scenario::title),
-                SessionRepositoryScenarios.all().stream().map(Scenario::title),
-                ArchiveRepositoryScenarios.all().stream().map(Scenario::title)).flatMap(s -> s).toList());
-        // Only the user's record is left, and the message-log kit's sibling stores are gone.
-        try (MessageLog log = Stores.open(store)) {
-            assertThat(log.repositories().orElseThrow().sessions("default").list(CatalogQuery.first(10)).items())
-                    .extracting(e -> e.id()).containsExactly("mine");
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tck"));
-        }
-    }
-
-    @Test
-    void conformanceOnMemoryReportsTheCorruptionScenarioItCannotRunAsSkipped() {
-        Run run = parley("--store", "memory:", "conformance");
-        assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("skipped ML-08").contains("0 failed, 1 skipped");
-    }
-
-    @Test
-    void conformanceRefusesToRunOverALeftoverDirectory() throws Exception {
-        Files.createDirectories(dir.resolve("c.db.tck"));
-        Run run = parley("--store", "sqlite:" + dir.resolve("c.db"), "conformance");
-        assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("c.db.tck exists");
-    }
-
     @Test
     void passwordsInTheStoreUriNeverReachTheOutput() throws Exception {
         // A directory name is taken as it is, so this store's URI really carries a password parameter.
@@ -173,13 +117,5 @@ class RecordsCommandsTest {
         Run bad = parley("--store", store, "sessions", "--scope", "");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("invalid scope");
-    }
-
-    @Test
-    void conformanceOnAStoreWhereNothingCanRunSaysSo() {
-        Run run = parley("--store", "null:", "conformance");
-        assertThat(run.exit()).isEqualTo(9);
-        assertThat(run.out()).contains("not run");
-        assertThat(run.err()).contains("no scenario could run");
     }
 }

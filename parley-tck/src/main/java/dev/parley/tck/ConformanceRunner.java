@@ -3,21 +3,25 @@ package dev.parley.tck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 
 /**
- * Runs scenarios against a harness without any test framework: what {@code parley conformance} and the JUnit entry
- * point both use. Each scenario gets a fresh scope; the scope is cleaned up even when the scenario fails.
+ * Runs scenarios against a harness without any test framework: what {@code parley conformance} and the JUnit 5
+ * entry points of {@code parley-tck-junit} both use. Each scenario gets a fresh scope ({@code tck-<id>-<random>});
+ * the scope is cleaned up even when the scenario fails. Stateless and thread-safe; a run is as thread-safe as its
+ * harness.
  */
 public final class ConformanceRunner {
     private ConformanceRunner() {}
 
     /**
-     * Runs one scenario.
+     * Runs one scenario in a scope of its own, and cleans the scope up afterwards, also when the scenario fails.
      *
      * @param cleanup cleans a scope up (the harness's {@code cleanupScope})
-     * @throws ConformanceFailure if it fails (a {@link CapabilityMissing} is rethrown as is)
+     * @throws ConformanceFailure if the scenario fails; its message starts with the scenario's id and name
+     * @throws CapabilityMissing as thrown by the harness, if the scenario needs something the harness cannot do
      */
     public static <H> void runOne(Scenario<H> scenario, H harness, BiConsumer<H, String> cleanup) {
         String scope = "tck-" + scenario.id().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -35,7 +39,11 @@ public final class ConformanceRunner {
         }
     }
 
-    /** Runs every scenario and returns one verdict each, in order; never throws for a failing scenario. */
+    /**
+     * Runs every scenario, in order, and returns one verdict each: {@link Verdict.Outcome#FAILED} for a
+     * {@link ConformanceFailure}, {@link Verdict.Outcome#SKIPPED} for a {@link CapabilityMissing} (with its message).
+     * Never throws for a failing scenario.
+     */
     public static <H> List<Verdict> run(List<Scenario<H>> scenarios, H harness, BiConsumer<H, String> cleanup) {
         List<Verdict> verdicts = new ArrayList<>();
         for (Scenario<H> s : scenarios) {
@@ -51,8 +59,20 @@ public final class ConformanceRunner {
                 outcome = Verdict.Outcome.FAILED;
                 detail = e.getMessage();
             }
-            verdicts.add(new Verdict(s.title(), outcome, detail, Duration.ofNanos(System.nanoTime() - start)));
+            verdicts.add(new Verdict(s.id(), s.title(), outcome, detail, Duration.ofNanos(System.nanoTime() - start)));
         }
         return verdicts;
+    }
+
+    /**
+     * One {@link Verdict.Outcome#SKIPPED} verdict per scenario, each giving the reason, without running any: for a
+     * kit whose capability the store does not declare. A kit that does not apply is listed, never left out.
+     *
+     * @param reason why none of them can run; not blank
+     */
+    public static <H> List<Verdict> skipAll(List<Scenario<H>> scenarios, String reason) {
+        Objects.requireNonNull(reason, "reason");
+        return scenarios.stream().map(s -> new Verdict(s.id(), s.title(), Verdict.Outcome.SKIPPED, reason, Duration.ZERO))
+                .toList();
     }
 }

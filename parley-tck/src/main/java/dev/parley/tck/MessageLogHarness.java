@@ -5,8 +5,10 @@ import dev.parley.core.SessionId;
 import dev.parley.core.store.Store;
 
 /**
- * What the message-log scenarios need from a backend. Implement it in the backend's test suite (or in an adapter's)
- * and run {@link MessageLogScenarios#all()} through {@link MessageLogConformance} or {@link ConformanceRunner}.
+ * What the message-log scenarios need from a backend. {@link StoreHarness} implements it for any store; implement it
+ * yourself only for a store the kit must reach another way. Run {@link MessageLogScenarios#all()} through
+ * {@link ConformanceRunner}, or through {@code dev.parley.tck.junit.MessageLogConformance} of
+ * {@code parley-tck-junit}.
  */
 public interface MessageLogHarness {
 

@@ -87,8 +87,9 @@ public final class SessionRepositoryScenarios {
 
     static void concurrency(SessionRepositoryHarness h, String scope) throws Exception {
         ChatSessionRepository one = h.createRepository(scope);
+        // Two instances as the harness gives them; a store may hand out one shared instance per scope (the memory
+        // store does), and then the race runs inside it.
         ChatSessionRepository two = h.createRepository(scope);
-        that(one != two, "createRepository returns fresh instances");
         ChatSession a = Fixtures.session("race").toBuilder().name("from one").build();
         ChatSession b = Fixtures.session("race").toBuilder().name("from two").build();
         List<Object> creates = race(() -> one.create(a), () -> two.create(b));

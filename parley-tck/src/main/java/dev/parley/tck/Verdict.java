@@ -7,23 +7,40 @@ import org.jspecify.annotations.Nullable;
 /**
  * The outcome of one scenario.
  *
- * @param scenario the scenario's id and name
- * @param outcome passed, failed or skipped (a capability the harness declares it lacks)
- * @param detail why it failed or was skipped, or null when it passed
+ * @param id the scenario's id, e.g. {@code ML-02}
+ * @param scenario the scenario's title: its id and name, e.g. {@code ML-02 batch append is atomic}
+ * @param outcome passed, failed, or skipped (the scenario could not run against this store)
+ * @param detail why it failed or was skipped, or null when it passed; a skipped verdict always says why
  * @param elapsed how long it ran
  */
-public record Verdict(String scenario, Outcome outcome, @Nullable String detail, Duration elapsed) {
+public record Verdict(String id, String scenario, Outcome outcome, @Nullable String detail, Duration elapsed) {
     public Verdict {
+        Objects.requireNonNull(id, "id");
         Objects.requireNonNull(scenario, "scenario");
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(elapsed, "elapsed");
+        if (!scenario.startsWith(id)) {
+            throw new IllegalArgumentException("the title '" + scenario + "' does not start with the id " + id);
+        }
+        if (outcome != Outcome.PASSED && (detail == null || detail.isBlank())) {
+            throw new IllegalArgumentException(id + " is " + outcome + " without saying why");
+        }
     }
 
     /** The outcomes. */
     public enum Outcome {
-        PASSED, FAILED, SKIPPED
+        /** The scenario ran and the store kept every rule it checks. */
+        PASSED,
+        /** The scenario ran and the store broke a rule; the detail says which check failed. */
+        FAILED,
+        /**
+         * The scenario could not run: the store does not declare the capability it needs, or the harness cannot
+         * inject the damage it needs. The detail says which.
+         */
+        SKIPPED
     }
 
+    /** Whether the scenario passed. */
     public boolean passed() {
         return outcome == Outcome.PASSED;
     }

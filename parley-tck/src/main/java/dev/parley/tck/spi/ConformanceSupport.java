@@ -10,7 +10,7 @@ import dev.parley.tck.CapabilityMissing;
  * corruption scenarios can check that a read fails loudly. A backend registers one implementation per URI scheme
  * under {@code META-INF/services/dev.parley.tck.spi.ConformanceSupport}, in a package that is not its API, and
  * depends on {@code parley-tck} optionally; the kit finds it by the store's scheme ({@link
- * dev.parley.tck.StoreHarness}). A backend without one gets its corruption scenarios reported as not applicable.
+ * dev.parley.tck.StoreHarness}). A backend without one gets its corruption scenarios (ML-08, CS-7, AR-6) reported skipped, with the reason.
  *
  * <p>Each method damages what the given store (bound to the scope under test) holds, after the kit has closed every
  * other instance of that scope. Test support only: it deliberately writes records that cannot be decoded.

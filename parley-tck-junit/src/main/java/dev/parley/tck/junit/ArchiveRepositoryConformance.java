@@ -1,0 +1,29 @@
+package dev.parley.tck.junit;
+
+import dev.parley.tck.ArchiveRepositoryHarness;
+import dev.parley.tck.ArchiveRepositoryScenarios;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The JUnit 5 entry point for the archive-repository scenarios ({@code AR-1}…{@code AR-6}): extend it, implement
+ * {@link #harness()}, and each scenario becomes a test named by its id and name. Missing capabilities are handled as
+ * in {@link MessageLogConformance}.
+ */
+public abstract class ArchiveRepositoryConformance {
+
+    /** The backend's harness, for example {@code StoreHarness.of(uri)}. Called once per run of the factory. */
+    protected abstract ArchiveRepositoryHarness harness();
+
+    /** As {@link MessageLogConformance#allowMissingCapabilities()}. False unless overridden. */
+    protected boolean allowMissingCapabilities() {
+        return false;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> archiveRepositoryConformance() {
+        return DynamicScenarios.tests(ArchiveRepositoryScenarios.all(), harness(),
+                ArchiveRepositoryHarness::cleanupScope, allowMissingCapabilities());
+    }
+}
