@@ -5,8 +5,8 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The JUnit 5 entry point for the session-repository scenarios: extend it, implement {@link #harness()}, and each of
- * the nine scenarios becomes a test named by its id and name.
+ * The JUnit 5 entry point for the session-repository scenarios: extend it, implement {@link #harness()}, and each
+ * scenario becomes a test named by its id and name.
  */
 public abstract class SessionRepositoryConformance {
 
