@@ -217,6 +217,30 @@ class BrokenRepositoriesTest {
     }
 
     @Test
+    void aRepositoryThatDropsEmptyLists_isCaught() {
+        // Stores "archives": [] and "toolCalls": [] as no key at all, as a store that skips empty lists would.
+        Function<ChatSession, ChatSession> normalize = s -> s.toBuilder()
+                .archives(s.archives() == null || s.archives().isEmpty() ? null : s.archives())
+                .history(s.history().stream().map(m -> m.toolCalls() != null && m.toolCalls().isEmpty()
+                        ? new ChatMessage(m.role(), m.content(), null, m.toolCallId(), m.providerContinuation()) : m)
+                        .toList())
+                .build();
+        List<String> failures = failed(runSessions(real -> new Delegating(real) {
+            @Override
+            public StoredSession create(ChatSession session) {
+                return real.create(normalize.apply(session));
+            }
+
+            @Override
+            public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
+                return real.update(normalize.apply(session), expectedRevision);
+            }
+        }));
+        assertThat(failures).singleElement().satisfies(f -> assertThat(f).startsWith(
+                "CS-10 create and update preserve the exact record"));
+    }
+
+    @Test
     void aRepositoryThatSwallowsCorruption_isCaught() {
         // Treats a record it cannot decode as missing.
         List<String> failures = failed(runSessions(real -> new Delegating(real) {

@@ -13,6 +13,9 @@ import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.RevisionConflictException;
 import dev.parley.core.repository.SessionAlreadyExistsException;
 import dev.parley.core.repository.StoredSession;
+import dev.parley.json.Json;
+import dev.parley.json.repository.ChatSessionCodec;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,8 +29,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The nine scenarios of the session-repository contract, with the names of Heddle's
- * {@code ChatSessionRepositoryConformance} (see the glossary).
+ * The scenarios of the session-repository contract: CS-1 to CS-9 with the names of Heddle's
+ * {@code ChatSessionRepositoryConformance} (see the glossary), and CS-10, which checks the stored JSON itself, as
+ * Heddle's suite does when it deep-compares the record it wrote with the one it reads.
  */
 public final class SessionRepositoryScenarios {
     private SessionRepositoryScenarios() {}
@@ -61,7 +65,11 @@ public final class SessionRepositoryScenarios {
                         SessionRepositoryScenarios::pageLimits),
                 new Scenario<>("CS-9", "catalog entries expose only catalog fields",
                         "a catalog entry is the selection of catalog fields at revision 1, never the transcript",
-                        SessionRepositoryScenarios::catalogFields));
+                        SessionRepositoryScenarios::catalogFields),
+                new Scenario<>("CS-10", "create and update preserve the exact record",
+                        "a record reads back as the JSON it was written from: an absent key stays absent, an empty list "
+                                + "or object stays empty, opaque values keep their key order and their numbers",
+                        SessionRepositoryScenarios::exactRecords));
     }
 
     /** Runs every scenario and returns one verdict each. */
@@ -260,5 +268,54 @@ public final class SessionRepositoryScenarios {
         equal(1L, entry.revision(), "revision");
         equal(CatalogEntry.of(rich, 1), entry, "the entry is exactly the catalog fields of the record");
         that(!entry.toString().contains(Fixtures.TRANSCRIPT_SENTINEL), "no transcript in the catalog entry: " + entry);
+    }
+
+    static void exactRecords(SessionRepositoryHarness h, String scope) throws Exception {
+        ChatSessionRepository repo = h.createRepository(scope);
+        List<String> variants = List.of("absent", "empty", "raw");
+        List<CatalogEntry> entries = new ArrayList<>();
+        for (String variant : variants) {
+            String id = "exact-" + variant;
+            String document = Fixtures.EXACT_RECORDS.get(variant).formatted(id);
+            ChatSession written = ChatSessionCodec.parseStrict(Json.parse(document), "fixture " + variant);
+            StoredSession created = repo.create(written);
+            sameJson(document, created, "create returns the '" + variant + "' record");
+            sameJson(document, h.createRepository(scope).read(id).orElseThrow(),
+                    "a fresh instance reads the '" + variant + "' record");
+            entries.add(CatalogEntry.of(written, 1));
+        }
+        // The catalog keeps the difference too: an entry has archives exactly when its record has them.
+        List<CatalogEntry> listed = h.createRepository(scope).list(CatalogQuery.first(10)).items();
+        equal(variants.size(), listed.size(), "catalog entries");
+        for (CatalogEntry entry : listed) {
+            CatalogEntry expected = entries.stream().filter(e -> e.id().equals(entry.id())).findFirst()
+                    .orElseThrow(() -> new AssertionError("an entry that was never created: " + entry.id()));
+            equal(Json.write(ChatSessionCodec.encodeCatalogEntry(expected)),
+                    Json.write(ChatSessionCodec.encodeCatalogEntry(entry)), "the catalog entry of " + entry.id());
+            equal(expected, entry, "the catalog entry of " + entry.id() + ", as a value");
+        }
+        // Each update replaces the whole record: keys appear and disappear, lists empty and fill.
+        String id = "exact-absent";
+        long revision = 1;
+        for (String variant : List.of("empty", "raw", "absent")) {
+            String document = Fixtures.EXACT_RECORDS.get(variant).formatted(id);
+            ChatSession next = ChatSessionCodec.parseStrict(Json.parse(document), "fixture " + variant);
+            sameJson(document, repo.update(next, revision).orElseThrow(),
+                    "update to the '" + variant + "' record returns it");
+            revision++;
+            StoredSession read = h.createRepository(scope).read(id).orElseThrow();
+            equal(revision, read.revision(), "revision after the update to '" + variant + "'");
+            sameJson(document, read, "a fresh instance reads the update to '" + variant + "'");
+        }
+    }
+
+    /** The stored record, encoded, is the document: the same JSON tree, and the same compact text. */
+    private static void sameJson(String document, StoredSession stored, String what) throws Exception {
+        JsonNode expected = Json.parse(document);
+        JsonNode actual = ChatSessionCodec.encode(stored.session());
+        that(Json.same(expected, actual), what + ": expected <" + Json.write(expected) + "> but was <"
+                + Json.write(actual) + ">");
+        equal(Json.write(expected), Json.write(actual), what + ", as text");
+        equal(ChatSessionCodec.parseStrict(expected, "the document"), stored.session(), what + ", as a value");
     }
 }

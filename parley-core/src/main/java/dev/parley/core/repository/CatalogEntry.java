@@ -8,15 +8,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * A session as the catalog lists it: every field of {@link ChatSession} except the large ones ({@code history},
  * {@code messages}, {@code turns}, {@code queuedPrompts}), plus the revision. Built by <em>selecting</em> catalog
- * fields ({@link #of}), never by copying a record and deleting some.
+ * fields ({@link #of}), never by copying a record and deleting some. Like the record, it keeps which optional keys it
+ * has: {@code archives} is null when the record has no {@code archives} key and empty for {@code "archives": []}
+ * ({@link #archivesOrEmpty()} never returns null).
  */
 public record CatalogEntry(String id, long revision, String name, @Nullable String retention,
                            @Nullable String workspaceId, boolean pinned, @Nullable Instant archivedAt, Instant createdAt,
                            Instant updatedAt, @Nullable String model, @Nullable String reasoningEffort,
                            @Nullable Boolean driftEnabled, @Nullable String lastContinuePrompt, @Nullable RawJson context,
-                           List<ArchiveRecord> archives, @Nullable Long leaseEpoch, @Nullable Lease lease) {
+                           @Nullable List<ArchiveRecord> archives, @Nullable Long leaseEpoch, @Nullable Lease lease) {
     public CatalogEntry {
-        archives = List.copyOf(archives);
+        archives = archives == null ? null : List.copyOf(archives);
     }
 
     /** The catalog projection of a stored session. */
@@ -29,5 +31,10 @@ public record CatalogEntry(String id, long revision, String name, @Nullable Stri
     /** Whether the session is archived. */
     public boolean archived() {
         return archivedAt != null;
+    }
+
+    /** The archive records, or an empty list when there are none or no {@code archives} key. Never null. */
+    public List<ArchiveRecord> archivesOrEmpty() {
+        return archives == null ? List.of() : archives;
     }
 }

@@ -10,13 +10,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * One message of a session record's model-facing transcript (Heddle's string-content {@code ChatMessage}).
  *
+ * <p>Immutable. The message keeps what was written: a record that had no {@code toolCalls} key reads back without
+ * one, and a record with {@code "toolCalls": []} reads back with an empty list, because Heddle's conformance suite
+ * compares the record it wrote with the one it reads.
+ *
  * @param role {@code system}, {@code user}, {@code assistant} or {@code tool}
  * @param content the text (for a tool message, the serialized result)
- * @param toolCalls the tool calls of an assistant message, copied
+ * @param toolCalls the tool calls of an assistant message, copied; null when the message has no {@code toolCalls}
+ *     key, which is not the same as an empty list. Use {@link #toolCallsOrEmpty()} to iterate
  * @param toolCallId the call a tool message answers, or null
  * @param providerContinuation opaque provider state that must be replayed (never rendered), or null
  */
-public record ChatMessage(String role, String content, List<ToolCall> toolCalls, @Nullable String toolCallId,
+public record ChatMessage(String role, String content, @Nullable List<ToolCall> toolCalls, @Nullable String toolCallId,
                           @Nullable RawJson providerContinuation) {
     static final Set<String> ROLES = Set.of("system", "user", "assistant", "tool");
 
@@ -25,12 +30,17 @@ public record ChatMessage(String role, String content, List<ToolCall> toolCalls,
             throw new InvalidInputException("unknown chat message role '" + role + "'");
         }
         Objects.requireNonNull(content, "content");
-        toolCalls = List.copyOf(toolCalls);
+        toolCalls = toolCalls == null ? null : List.copyOf(toolCalls);
     }
 
-    /** A message with text only. */
+    /** A message with text only: no {@code toolCalls} key, no tool call id, no provider state. */
     public static ChatMessage of(String role, String content) {
-        return new ChatMessage(role, content, List.of(), null, null);
+        return new ChatMessage(role, content, null, null, null);
+    }
+
+    /** The tool calls, or an empty list when the message has none or no {@code toolCalls} key. Never null. */
+    public List<ToolCall> toolCallsOrEmpty() {
+        return toolCalls == null ? List.of() : toolCalls;
     }
 
     /**

@@ -15,6 +15,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable; lists are copied. Instants have millisecond precision. Use {@link #builder(String, Instant)} or
  * {@link #toBuilder()}.
  *
+ * <p>A record reads back exactly as it was written, down to which optional keys it has: every nullable component is
+ * null exactly when the record has no such key. For the optional list {@code archives} (and a message's
+ * {@code toolCalls}) null and empty are different records: {@code "archives": []} is kept as an empty list, and an
+ * absent key as null, so that the record Heddle's suite wrote is the record it reads.
+ *
  * @param id the session id: any non-empty text of at most {@value #MAX_ID_LENGTH} characters without NUL (escaped
  *     wherever it becomes a file name)
  * @param name the display name
@@ -33,7 +38,9 @@ import org.jspecify.annotations.Nullable;
  * @param driftEnabled drift detection setting, or null
  * @param lastContinuePrompt the last continuation prompt, or null
  * @param context context and compaction statistics (opaque JSON, validated by the codec), or null
- * @param archives the archive records of compacted history (a copy of the archive manifest's list)
+ * @param archives the archive records of compacted history (a copy of the archive manifest's list), copied; null
+ *     when the record has no {@code archives} key, which is not the same as an empty list. Use
+ *     {@link #archivesOrEmpty()} to iterate
  * @param leaseEpoch the last fencing token ever issued, kept after release, or null
  * @param lease the current lease, or null
  * @param queuedPrompts prompts waiting for the next turn, oldest first
@@ -42,8 +49,9 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
                           boolean pinned, @Nullable Instant archivedAt, List<ChatMessage> history,
                           List<ConversationLine> messages, List<TurnSummary> turns, Instant createdAt, Instant updatedAt,
                           @Nullable String model, @Nullable String reasoningEffort, @Nullable Boolean driftEnabled,
-                          @Nullable String lastContinuePrompt, @Nullable RawJson context, List<ArchiveRecord> archives,
-                          @Nullable Long leaseEpoch, @Nullable Lease lease, List<QueuedPrompt> queuedPrompts) {
+                          @Nullable String lastContinuePrompt, @Nullable RawJson context,
+                          @Nullable List<ArchiveRecord> archives, @Nullable Long leaseEpoch, @Nullable Lease lease,
+                          List<QueuedPrompt> queuedPrompts) {
     /** The longest session id accepted, in characters. */
     public static final int MAX_ID_LENGTH = 512;
 
@@ -53,7 +61,7 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         history = List.copyOf(history);
         messages = List.copyOf(messages);
         turns = List.copyOf(turns);
-        archives = List.copyOf(archives);
+        archives = archives == null ? null : List.copyOf(archives);
         queuedPrompts = List.copyOf(queuedPrompts);
         createdAt = millis(Objects.requireNonNull(createdAt, "createdAt"));
         updatedAt = millis(Objects.requireNonNull(updatedAt, "updatedAt"));
@@ -115,7 +123,15 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         return archivedAt != null;
     }
 
-    /** A builder for a new session: empty transcript, not pinned, created and updated at {@code now}. */
+    /** The archive records, or an empty list when there are none or no {@code archives} key. Never null. */
+    public List<ArchiveRecord> archivesOrEmpty() {
+        return archives == null ? List.of() : archives;
+    }
+
+    /**
+     * A builder for a new session: empty transcript, lines, turns and queue, not pinned, no {@code archives} key and
+     * no other optional field, created and updated at {@code now}.
+     */
     public static Builder builder(String id, Instant now) {
         return new Builder(id, now);
     }
@@ -162,7 +178,7 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         private @Nullable Boolean driftEnabled;
         private @Nullable String lastContinuePrompt;
         private @Nullable RawJson context;
-        private List<ArchiveRecord> archives = List.of();
+        private @Nullable List<ArchiveRecord> archives;
         private @Nullable Long leaseEpoch;
         private @Nullable Lease lease;
         private List<QueuedPrompt> queuedPrompts = List.of();
@@ -187,7 +203,8 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         public Builder driftEnabled(@Nullable Boolean v) { this.driftEnabled = v; return this; }
         public Builder lastContinuePrompt(@Nullable String v) { this.lastContinuePrompt = v; return this; }
         public Builder context(@Nullable RawJson v) { this.context = v; return this; }
-        public Builder archives(List<ArchiveRecord> v) { this.archives = v; return this; }
+        /** The archive records; null for no {@code archives} key, an empty list for {@code "archives": []}. */
+        public Builder archives(@Nullable List<ArchiveRecord> v) { this.archives = v; return this; }
         public Builder leaseEpoch(@Nullable Long v) { this.leaseEpoch = v; return this; }
         public Builder lease(@Nullable Lease v) { this.lease = v; return this; }
         public Builder queuedPrompts(List<QueuedPrompt> v) { this.queuedPrompts = v; return this; }

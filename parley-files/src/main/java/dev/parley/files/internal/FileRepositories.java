@@ -249,8 +249,10 @@ public final class FileRepositories {
             ChatSession.requireId(sessionId, "session id");
             try {
                 // A writer may replace the catalog and remove the body this catalog names between the two reads:
-                // then the catalog has moved on, and reading it again gives the current answer. Only a body missing
-                // under an unchanged catalog is corruption.
+                // then the catalog has moved on, and reading both again gives the current answer. It may even have
+                // come back to the same revision (the session deleted and created again, its new body written before
+                // the catalog names it), so the same revision is read again too. Only a body that stays missing is
+                // corruption.
                 for (int attempt = 0; ; attempt++) {
                     CatalogEntry entry = find(readCatalog(), sessionId);
                     if (entry == null) {
@@ -259,8 +261,7 @@ public final class FileRepositories {
                     try {
                         return Optional.of(new StoredSession(readBody(sessionId, entry.revision()), entry.revision()));
                     } catch (NoSuchFileException e) {
-                        CatalogEntry now = find(readCatalog(), sessionId);
-                        if (now != null && now.revision() == entry.revision() || attempt == 10) {
+                        if (attempt == 10) {
                             throw new StorageCorruptionException(e.getFile(),
                                     "the catalog references a session body that is missing", e, false);
                         }

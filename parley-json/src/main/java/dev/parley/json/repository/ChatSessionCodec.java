@@ -33,6 +33,15 @@ import org.jspecify.annotations.Nullable;
  * optional field falls back to its default, but a record without its required fields still fails. Instants are
  * written with fixed milliseconds. {@code parseStrict(encode(s))} equals {@code s}.
  *
+ * <p>A record reads back as it was written. {@link #encode} writes an optional key exactly when the record has it:
+ * {@code "archives": []} and {@code "toolCalls": []} come back as empty lists, and a record without those keys comes
+ * back without them (the model keeps the difference as null versus empty). So for a strictly valid document {@code d}
+ * in Heddle's format, {@code encode(parseStrict(d))} is {@code d} as a JSON tree: the same keys, values and numbers
+ * ({@code 1.50} stays {@code 1.50}, integers keep every digit). What is not kept: the order of the record's own keys
+ * (written in one canonical order; opaque values such as {@code context}, tool-call {@code input} or
+ * {@code providerContinuation} keep theirs), the case of an exponent ({@code 1e-7} is written {@code 1E-7}), and a
+ * JSON {@code null} on an optional key, which reads as the key being absent (Heddle's schema has no null there).
+ *
  * <p>Stateless and thread-safe.
  */
 public final class ChatSessionCodec {
@@ -72,10 +81,7 @@ public final class ChatSessionCodec {
         }
         putText(o, "lastContinuePrompt", s.lastContinuePrompt());
         putRaw(o, "context", s.context());
-        if (!s.archives().isEmpty()) {
-            ArrayNode archives = o.putArray("archives");
-            s.archives().forEach(a -> archives.add(encodeArchive(a)));
-        }
+        putArchives(o, s.archives());
         if (s.leaseEpoch() != null) {
             o.put("leaseEpoch", s.leaseEpoch());
         }
@@ -106,10 +112,7 @@ public final class ChatSessionCodec {
         }
         putText(o, "lastContinuePrompt", e.lastContinuePrompt());
         putRaw(o, "context", e.context());
-        if (!e.archives().isEmpty()) {
-            ArrayNode archives = o.putArray("archives");
-            e.archives().forEach(a -> archives.add(encodeArchive(a)));
-        }
+        putArchives(o, e.archives());
         if (e.leaseEpoch() != null) {
             o.put("leaseEpoch", e.leaseEpoch());
         }
@@ -151,7 +154,7 @@ public final class ChatSessionCodec {
         ObjectNode o = Json.object();
         o.put("role", m.role());
         o.put("content", m.content());
-        if (!m.toolCalls().isEmpty()) {
+        if (m.toolCalls() != null) {
             ArrayNode calls = o.putArray("toolCalls");
             for (ChatMessage.ToolCall c : m.toolCalls()) {
                 ObjectNode co = calls.addObject();
@@ -262,7 +265,7 @@ public final class ChatSessionCodec {
                     o.optionalInstant("archivedAt"), o.instant("createdAt"), o.instant("updatedAt"),
                     o.optionalString("model"), o.optionalString("reasoningEffort"), optionalBool(o, "driftEnabled"),
                     o.optionalString("lastContinuePrompt"), raw(o, "context"),
-                    list(o, "archives", false, ChatSessionCodec::parseArchive, true), o.optionalLong("leaseEpoch"),
+                    optionalList(o, "archives", true, ChatSessionCodec::parseArchive), o.optionalLong("leaseEpoch"),
                     o.has("lease") ? parseLease(o.object("lease")) : null);
         } catch (CorruptRecordException | InvalidInputException e) {
             throw corrupt(location, e);
@@ -282,15 +285,15 @@ public final class ChatSessionCodec {
                     text(o, "retention", strict), text(o, "workspaceId", strict),
                     strict ? bool(o, "pinned") : o.node().path("pinned").asBoolean(false),
                     strict ? o.optionalInstant("archivedAt") : lenientInstant(o, "archivedAt"),
-                    list(o, "history", strict, ChatSessionCodec::parseMessage, false),
-                    list(o, "messages", strict, ChatSessionCodec::parseLine, false),
-                    list(o, "turns", strict, ChatSessionCodec::parseTurn, false),
+                    list(o, "history", strict, ChatSessionCodec::parseMessage),
+                    list(o, "messages", strict, ChatSessionCodec::parseLine),
+                    list(o, "turns", strict, ChatSessionCodec::parseTurn),
                     o.instant("createdAt"), o.instant("updatedAt"), text(o, "model", strict),
                     text(o, "reasoningEffort", strict), strict ? optionalBool(o, "driftEnabled") : lenientBool(o),
                     text(o, "lastContinuePrompt", strict), raw(o, "context"),
-                    list(o, "archives", strict, ChatSessionCodec::parseArchive, true),
+                    optionalList(o, "archives", strict, ChatSessionCodec::parseArchive),
                     strict ? o.optionalLong("leaseEpoch") : lenientLong(o, "leaseEpoch"),
-                    lease(o, strict), list(o, "queuedPrompts", strict, ChatSessionCodec::parseQueued, false));
+                    lease(o, strict), list(o, "queuedPrompts", strict, ChatSessionCodec::parseQueued));
         } catch (CorruptRecordException | InvalidInputException e) {
             throw corrupt(location, e);
         }
@@ -298,10 +301,11 @@ public final class ChatSessionCodec {
 
     static ChatMessage parseMessage(StrictObject o) {
         o.allowOnly(Set.of("role", "content", "toolCalls", "toolCallId", "providerContinuation"));
-        List<ChatMessage.ToolCall> calls = new ArrayList<>();
+        List<ChatMessage.ToolCall> calls = null;
         JsonNode array = o.optional("toolCalls");
         if (array != null) {
             requireArray(array, o, "toolCalls");
+            calls = new ArrayList<>(array.size());
             for (JsonNode c : array) {
                 StrictObject co = StrictObject.of(c, o.location() + " toolCalls").allowOnly(Set.of("id", "tool", "input"));
                 calls.add(new ChatMessage.ToolCall(co.string("id"), co.string("tool"), EntryCodec.nodeToRaw(co.required("input"))));
@@ -357,17 +361,29 @@ public final class ChatSessionCodec {
 
     // ---- helpers ----
 
-    private static <T> List<T> list(StrictObject o, String key, boolean strict, Function<StrictObject, T> parse,
-                                    boolean optional) {
-        JsonNode array = optional || !strict ? o.optional(key) : o.required(key);
+    /** A list the record must have (strict), or an empty one when a legacy record lacks it (tolerant). */
+    private static <T> List<T> list(StrictObject o, String key, boolean strict, Function<StrictObject, T> parse) {
+        List<T> out = elements(o, key, strict, parse);
+        return out == null ? List.of() : out;
+    }
+
+    /** A list the record may have: null when the key is absent (or, tolerantly, not a list), else its elements. */
+    private static <T> @Nullable List<T> optionalList(StrictObject o, String key, boolean strict,
+                                                      Function<StrictObject, T> parse) {
+        return o.optional(key) == null ? null : elements(o, key, strict, parse);
+    }
+
+    private static <T> @Nullable List<T> elements(StrictObject o, String key, boolean strict,
+                                                  Function<StrictObject, T> parse) {
+        JsonNode array = strict ? o.required(key) : o.optional(key);
         if (array == null) {
-            return List.of();
+            return null;
         }
         if (!array.isArray()) {
             if (strict) {
                 throw o.fail("field '" + key + "' is not a list");
             }
-            return List.of();
+            return null;
         }
         List<T> out = new ArrayList<>(array.size());
         for (int i = 0; i < array.size(); i++) {
@@ -446,6 +462,13 @@ public final class ChatSessionCodec {
     private static @Nullable RawJson raw(StrictObject o, String key) {
         JsonNode v = o.optional(key);
         return v == null ? null : EntryCodec.nodeToRaw(v);
+    }
+
+    private static void putArchives(ObjectNode o, @Nullable List<ArchiveRecord> archives) {
+        if (archives != null) {
+            ArrayNode array = o.putArray("archives");
+            archives.forEach(a -> array.add(encodeArchive(a)));
+        }
     }
 
     private static void putText(ObjectNode o, String key, @Nullable String value) {
