@@ -24,7 +24,7 @@ public record SessionHistory(StoredSession stored, List<ChatMessage> archivedMes
 
     /** The archives the record points at, oldest first. */
     public List<ArchiveRecord> archives() {
-        return stored.session().archives();
+        return stored.session().archivesOrEmpty();
     }
 
     /** The messages the record still holds: the transcript after the latest compaction. */

@@ -565,11 +565,11 @@ public final class SessionService {
 
         StoredSession written = update(sessionId, claim, current -> {
             ChatSession s = current.session();
-            if (!s.archives().equals(before.archives()) || s.history().size() < split
+            if (!s.archivesOrEmpty().equals(before.archivesOrEmpty()) || s.history().size() < split
                     || !s.history().subList(0, split).equals(compacted)) {
                 throw new RevisionConflictException(sessionId, read.revision(), current.revision());
             }
-            List<ArchiveRecord> pointers = new ArrayList<>(s.archives());
+            List<ArchiveRecord> pointers = new ArrayList<>(s.archivesOrEmpty());
             pointers.add(archive);
             return s.toBuilder()
                     .history(s.history().subList(split, s.history().size()))
@@ -616,7 +616,7 @@ public final class SessionService {
      * @throws StorageCorruptionException if the archive repository does not hold it
      */
     private @Nullable String currentSummary(ChatSession session) {
-        List<ArchiveRecord> pointers = session.archives();
+        List<ArchiveRecord> pointers = session.archivesOrEmpty();
         if (pointers.isEmpty()) {
             return null;
         }
@@ -640,7 +640,7 @@ public final class SessionService {
     public SessionHistory readHistory(String sessionId) {
         StoredSession stored = repository.read(sessionId)
                 .orElseThrow(() -> new NotFoundException("no session " + sessionId));
-        List<ArchiveRecord> pointers = stored.session().archives();
+        List<ArchiveRecord> pointers = stored.session().archivesOrEmpty();
         if (pointers.isEmpty()) {
             return new SessionHistory(stored, List.of(), null);
         }

@@ -130,7 +130,7 @@ class CompactionTest {
         SessionService failing = new SessionService(new BrokenRepositoriesTest.Delegating(store.sessions().orElseThrow()) {
             @Override
             public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
-                if (failUpdates[0] && !session.archives().isEmpty()) {
+                if (failUpdates[0] && !session.archivesOrEmpty().isEmpty()) {
                     throw new UnavailableException("the database went away", null);
                 }
                 return super.update(session, expectedRevision);

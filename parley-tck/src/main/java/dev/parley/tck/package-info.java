@@ -46,6 +46,7 @@
  *   <li>CS-7 malformed stored records propagate as read failures (needs damage injection)</li>
  *   <li>CS-8 invalid page limits are rejected</li>
  *   <li>CS-9 catalog entries expose only catalog fields</li>
+ *   <li>CS-10 create and update preserve the exact record</li>
  * </ul>
  *
  * <h2>Archives ({@link dev.parley.tck.ArchiveRepositoryScenarios}, Heddle's archive-repository conformance)</h2>
