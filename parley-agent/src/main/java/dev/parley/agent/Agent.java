@@ -83,9 +83,12 @@ public final class Agent {
      *
      * @param config provider and model names, system prompt, tools
      * @param provider the model provider
-     * @param store where the conversation persists ({@link dev.parley.core.conversation.NullSessionStore} to opt out)
-     * @param adopt a loaded conversation to continue (resume), or null for a fresh one
+     * @param store where the conversation persists (on the log of a {@code null:} store to opt out)
+     * @param adopt a loaded conversation to continue (resume), or null for a fresh one. The agent continues where it
+     *     ends: {@code store} is moved there with {@link AgentSession#continueFrom} (reading a conversation moves
+     *     nothing), so the next entry is a child of its last entry, or a sibling of its dangling prompt
      * @param clock stamps the messages the agent creates
+     * @throws dev.parley.core.InvalidInputException if {@code adopt} is a conversation of another session
      */
     public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
                  Clock clock) {
@@ -95,6 +98,7 @@ public final class Agent {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.systemPrompt = config.systemPrompt();
         if (adopt != null) {
+            store.continueFrom(adopt);
             adopt(adopt);
         }
     }
@@ -347,9 +351,14 @@ public final class Agent {
         reload();
     }
 
-    /** Reloads the conversation from the store: the store is the source of truth. */
+    /**
+     * Reloads the conversation from the store (the store is the source of truth) and continues where it ends: the
+     * next entry is a child of its last entry, or a sibling of its dangling prompt.
+     */
     public void reload() {
-        adopt(store.loadConversation(resumeOptions()));
+        LoadedConversation loaded = store.loadConversation(resumeOptions());
+        store.continueFrom(loaded);
+        adopt(loaded);
     }
 
     private void adopt(LoadedConversation loaded) {
@@ -514,15 +523,16 @@ public final class Agent {
         commit(result, receiver);
     }
 
-    /** Persists a message and adds it to the conversation; durable before it is visible. */
+    /**
+     * Persists a message and adds it to the conversation; durable before it is visible. An assistant message and its
+     * usage are one atomic write: a reply is never stored without its tokens, nor counted without being stored.
+     */
     private Optional<Entry> commit(Message message, Receiver receiver) {
-        List<Entry> stored = store.appendMessages(List.of(message));
+        Usage usage = message.role().equals(Role.ASSISTANT) && message.usage() != null ? message.usage() : Usage.ZERO;
+        List<Entry> stored = store.appendMessages(List.of(message), usage);
         Entry entry = stored.isEmpty() ? null : stored.get(0);
         synchronized (lock) {
             conversation.add(new ConversationItem(entry == null ? null : entry.id(), message));
-        }
-        if (message.role().equals(Role.ASSISTANT) && message.usage() != null) {
-            store.recordUsage(message.usage());
         }
         if (entry != null) {
             receiver.onCommitted(message, entry);

@@ -11,14 +11,15 @@ import dev.parley.core.SessionId;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.EntryTree;
 import dev.parley.core.conversation.AgentSession;
-import dev.parley.core.conversation.NullSessionStore;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.Role;
 import dev.parley.core.model.Usage;
-import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 class AgentTest {
     static final SessionId S = new SessionId("s-agent");
-    final MemoryMessageLog log = new MemoryMessageLog();
+    final Store root = MemoryStore.open();
+    final dev.parley.core.log.MessageLog log = root.log();
     final IdGenerator ids = IdGenerator.uuidV7();
     final Clock clock = Clock.systemUTC();
 
@@ -258,11 +260,41 @@ class AgentTest {
 
     @Test
     void ephemeralAgent_neverReachesTheStore() {
-        Agent agent = new Agent(config(), ScriptedProvider.echo(), new NullSessionStore(), null, clock);
+        Store none = Stores.open("null:");
+        Agent agent = new Agent(config(), ScriptedProvider.echo(), new AgentSession(none.log(), S, AgentId.MAIN, ids, clock), null, clock);
         agent.submitUserMessage("hi");
         agent.runStep(Receiver.NONE);
         assertThat(agent.messages()).hasSize(2);
-        assertThat(log.list(null, 10).sessions()).isEmpty();
+        assertThat(root.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+    }
+
+    @Test
+    void assistantReply_isStoredWithItsUsageInOneAppend() {
+        RecordingLog recording = new RecordingLog(log);
+        Agent agent = new Agent(config(), ScriptedProvider.echo(), new AgentSession(recording, S, AgentId.MAIN, ids,
+                clock), null, clock);
+        agent.submitUserMessage("hi");
+        agent.runStep(Receiver.NONE);
+        RecordingLog.Call reply = recording.calls.get(recording.calls.size() - 1);
+        assertThat(reply.batch()).extracting(e -> ((Message) e.payload()).role()).containsExactly(Role.ASSISTANT);
+        assertThat(reply.usage()).isEqualTo(((Message) reply.batch().get(0).payload()).usage());
+        assertThat(recording.calls).as("one write for the prompt, one for the reply and its usage").hasSize(2);
+        assertThat(log.loadUsage(S, AgentId.MAIN)).isEqualTo(reply.usage());
+    }
+
+    @Test
+    void adoptedConversation_endingInADanglingPrompt_continuesFromItsParent() {
+        Agent first = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("first");
+        first.runStep(Receiver.NONE);
+        first.submitUserMessage("never answered");
+        AgentSession session = store(AgentId.MAIN);
+        var loaded = session.loadConversation(Agent.resumeOptions());
+        assertThat(session.leaf()).as("reading moves nothing").isEqualTo(loaded.danglingUserEntry());
+        Agent resumed = new Agent(config(), ScriptedProvider.echo(), session, loaded, clock);
+        assertThat(session.leaf()).isEqualTo(loaded.continueFrom());
+        Entry edited = resumed.editDanglingPrompt("answered").orElseThrow();
+        assertThat(edited.parentId()).isEqualTo(log.load(S, null).get(2).parentId());
     }
 
     @Test
