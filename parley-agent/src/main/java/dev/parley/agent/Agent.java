@@ -1,6 +1,7 @@
 package dev.parley.agent;
 
 import dev.parley.core.EntryId;
+import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
@@ -14,6 +15,7 @@ import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Role;
 import dev.parley.core.model.Usage;
 import java.time.Clock;
@@ -26,7 +28,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,9 +50,11 @@ import org.jspecify.annotations.Nullable;
  * (without writing it again), {@link #editDanglingPrompt} writes an edited prompt as its sibling (a branch). Tool
  * calls that a crash left without results are run when the next step starts.
  *
- * <p><b>Busy prompts</b>: {@link #prompt} while a step runs queues the prompt unpersisted; it can be edited or
- * cancelled until the next step starts, which flushes the queue and reloads the conversation from the store (the
- * source of truth), as Planck.Agent does.
+ * <p><b>Busy prompts</b> (Planck): {@link #prompt} while a step runs queues the prompt unpersisted, with the entry id
+ * it will be stored under; it can be edited or cancelled until the next step starts, which flushes the queue with
+ * {@link dev.parley.core.log.MessageLog#flushUnpersisted} and reloads the conversation from the store (the source of
+ * truth). A flush whose outcome is unknown (the log failed) is sent again, as it was, by the next one: a prompt the
+ * log already holds is recognised by its id and never written twice.
  *
  * <p><b>Thread-safety</b>: one step runs at a time; {@link #prompt}, {@link #editQueued}, {@link #cancelQueued} and
  * the read methods may be called from other threads while it runs. Other mutating methods throw
@@ -68,8 +71,11 @@ public final class Agent {
     private final Clock clock;
     private final Object lock = new Object();
     private final AtomicBoolean busy = new AtomicBoolean();
-    private final AtomicLong queueIds = new AtomicLong();
-    private final Map<Long, String> queue = new LinkedHashMap<>();
+    private final IdGenerator ids;
+    /** Prompts queued while a step ran, by the entry id they will be stored under. */
+    private final Map<EntryId, Message> queue = new LinkedHashMap<>();
+    /** The batch of a flush that failed: the log may hold it, so the next flush sends it again unchanged. */
+    private List<NewEntry> inFlight = List.of();
 
     private List<ConversationItem> conversation = new ArrayList<>();
     private @Nullable String systemPrompt;
@@ -92,6 +98,16 @@ public final class Agent {
      */
     public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
                  Clock clock) {
+        this(config, provider, store, adopt, clock, IdGenerator.uuidV7(clock, new java.security.SecureRandom()));
+    }
+
+    /**
+     * Creates an agent that mints the entry ids of queued prompts with {@code ids}; otherwise as
+     * {@link #Agent(AgentConfig, ModelProvider, AgentSession, LoadedConversation, Clock)}.
+     */
+    public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
+                 Clock clock, IdGenerator ids) {
+        this.ids = Objects.requireNonNull(ids, "ids");
         this.config = Objects.requireNonNull(config, "config");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.store = Objects.requireNonNull(store, "store");
@@ -173,9 +189,12 @@ public final class Agent {
     public Optional<Entry> submitUserMessage(String text) {
         requireIdle();
         requireNoDangling();
-        Message m = Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
+        return commit(userMessage(text), Receiver.NONE);
+    }
+
+    private Message userMessage(String text) {
+        return Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
                 .createdAt(clock.instant()).build();
-        return commit(m, Receiver.NONE);
     }
 
     /**
@@ -202,14 +221,15 @@ public final class Agent {
      * A prompt from the user: submitted and persisted at once when the agent is idle; queued, unpersisted, while a
      * step runs.
      *
-     * @return the queued prompt's handle, or empty when it was submitted at once
+     * @return the queued prompt's handle (the id its entry will be stored under), or empty when it was submitted at
+     *     once
      */
     public Optional<QueuedPrompt> prompt(String text) {
         Objects.requireNonNull(text, "text");
         synchronized (lock) {
             if (busy.get()) {
-                long id = queueIds.incrementAndGet();
-                queue.put(id, text);
+                EntryId id = ids.newEntryId();
+                queue.put(id, userMessage(text));
                 return Optional.of(new QueuedPrompt(id, text));
             }
         }
@@ -217,27 +237,32 @@ public final class Agent {
         return Optional.empty();
     }
 
-    /** The prompts queued and not yet sent, in order. */
+    /** The prompts queued and not yet sent, in order (a flush that failed has sent its prompts). */
     public List<QueuedPrompt> queued() {
         synchronized (lock) {
             List<QueuedPrompt> out = new ArrayList<>();
-            queue.forEach((id, text) -> out.add(new QueuedPrompt(id, text)));
+            queue.forEach((id, message) -> out.add(new QueuedPrompt(id, message.text())));
             return out;
         }
     }
 
-    /** @throws InvalidInputException if the prompt was already sent (or cancelled) */
-    public void editQueued(long id, String text) {
+    /**
+     * Replaces the text of a queued prompt; it keeps its id and the time it was queued.
+     *
+     * @throws InvalidInputException if the prompt was already sent (or cancelled)
+     */
+    public void editQueued(EntryId id, String text) {
         synchronized (lock) {
-            if (!queue.containsKey(id)) {
+            Message queued = queue.get(id);
+            if (queued == null) {
                 throw new InvalidInputException("queued prompt " + id + " was already sent or cancelled");
             }
-            queue.put(id, Objects.requireNonNull(text, "text"));
+            queue.put(id, queued.toBuilder().plainText(Objects.requireNonNull(text, "text")).build());
         }
     }
 
     /** @throws InvalidInputException if the prompt was already sent (or cancelled) */
-    public void cancelQueued(long id) {
+    public void cancelQueued(EntryId id) {
         synchronized (lock) {
             if (queue.remove(id) == null) {
                 throw new InvalidInputException("queued prompt " + id + " was already sent or cancelled");
@@ -246,8 +271,16 @@ public final class Agent {
     }
 
     /**
-     * Persists the queued prompts as one batch (Planck's {@code flush_unpersisted}) and, if anything was written,
-     * reloads the conversation from the store. Called when a step starts.
+     * Persists the queued prompts as one atomic batch under the ids they were given when queued (Planck's
+     * {@code flush_unpersisted}), after the batch of an earlier flush that failed, and continues from the last of
+     * them. Called when a step starts. When the log holds the prompts, the conversation is reloaded from it (the
+     * source of truth); on a log that keeps nothing ({@code null:}) they join the conversation as sent.
+     *
+     * @return {@link FlushResult#FLUSHED} if the log wrote anything now; {@link FlushResult#NOOP} if there was
+     *     nothing to flush, or the log already held every prompt (the answer to an earlier flush was lost)
+     * @throws dev.parley.core.UnavailableException if the log failed; the batch may or may not be stored, and the
+     *     next flush sends it again unchanged (it is no longer editable)
+     * @throws IllegalStateException if a step is running
      */
     public FlushResult flushQueued() {
         requireIdle();
@@ -255,35 +288,44 @@ public final class Agent {
     }
 
     private FlushResult doFlush() {
-        List<Message> flush = new ArrayList<>();
+        List<NewEntry> batch;
         synchronized (lock) {
-            for (String text : queue.values()) {
-                flush.add(Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
-                        .createdAt(clock.instant()).build());
+            if (queue.isEmpty() && inFlight.isEmpty()) {
+                return FlushResult.NOOP;
             }
-            queue.clear();
-        }
-        if (flush.isEmpty()) {
-            return FlushResult.NOOP;
-        }
-        synchronized (lock) {
             if (dangling != null) {
                 doSendDangling();
             }
+            batch = new ArrayList<>(inFlight);
+            EntryId parent = batch.isEmpty() ? store.leaf() : batch.get(batch.size() - 1).id();
+            for (Map.Entry<EntryId, Message> queued : queue.entrySet()) {
+                batch.add(NewEntry.of(queued.getKey(), parent, queued.getValue().createdAt(), queued.getValue()));
+                parent = queued.getKey();
+            }
+            queue.clear();
+            inFlight = List.copyOf(batch);
         }
-        List<Entry> written = store.appendMessages(flush);
-        reload();
+        FlushResult result = store.log().flushUnpersisted(store.sessionId(), store.agent(), batch);
+        EntryId last = batch.get(batch.size() - 1).id();
+        LoadedConversation loaded = store.loadConversation(resumeOptions());
         synchronized (lock) {
-            if (dangling != null) {
+            inFlight = List.of();
+            if (last.equals(loaded.leaf())) {
+                store.moveLeaf(last);
+                adopt(loaded);
                 // The flushed prompts end the log: they are this turn's prompt, not a dangling one.
-                conversation.add(dangling);
-                dangling = null;
-                if (!written.isEmpty()) {
-                    store.moveLeaf(written.get(written.size() - 1).id());
+                if (dangling != null) {
+                    conversation.add(dangling);
+                    dangling = null;
+                }
+            } else {
+                // The log keeps nothing (its parents are not checked either): memory is all there is.
+                for (NewEntry e : batch) {
+                    conversation.add(new ConversationItem(e.id(), (Message) e.payload()));
                 }
             }
         }
-        return FlushResult.FLUSHED;
+        return result;
     }
 
     /** Sends the dangling prompt as it is: it joins the conversation without being written again. */

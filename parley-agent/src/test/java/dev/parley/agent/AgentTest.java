@@ -8,6 +8,8 @@ import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.log.FlushResult;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.EntryTree;
 import dev.parley.core.conversation.AgentSession;
@@ -197,6 +199,53 @@ class AgentTest {
         assertThatThrownBy(() -> agent.editQueued(a.id(), "too late")).hasMessageContaining("already sent");
         assertThat(logged()).extracting(Message::text)
                 .containsExactly("start", "reply 1", "queued one, edited", "reply 3");
+    }
+
+    /** An agent whose provider queues {@code text} (as a user would while the step runs) on its first call. */
+    Agent agentQueuingOnFirstCall(AgentSession session, String text, AtomicReference<QueuedPrompt> queued) {
+        AtomicReference<Agent> self = new AtomicReference<>();
+        ScriptedProvider provider = new ScriptedProvider("scripted", request -> {
+            if (queued.get() == null) {
+                queued.set(self.get().prompt(text).orElseThrow());
+            }
+            return text("reply " + request.messages().size());
+        });
+        self.set(new Agent(config(), provider, session, null, clock));
+        return self.get();
+    }
+
+    @Test
+    void queuedPrompt_isStoredUnderTheIdItWasGivenWhenQueued() {
+        AtomicReference<QueuedPrompt> queued = new AtomicReference<>();
+        Agent agent = agentQueuingOnFirstCall(store(AgentId.MAIN), "while busy", queued);
+        agent.submitUserMessage("start");
+        agent.runStep(Receiver.NONE);
+        assertThat(log.load(S, null)).extracting(Entry::id).doesNotContain(queued.get().id());
+        assertThat(agent.flushQueued()).isEqualTo(FlushResult.FLUSHED);
+        Entry stored = log.load(S, null).get(2);
+        assertThat(stored.id()).isEqualTo(queued.get().id());
+        assertThat(stored.message().text()).isEqualTo("while busy");
+        assertThat(agent.flushQueued()).isEqualTo(FlushResult.NOOP);
+    }
+
+    @Test
+    void flushRetriedAfterItsAnswerWasLost_storesTheQueuedPromptOnce() {
+        RecordingLog recording = new RecordingLog(log);
+        AtomicReference<QueuedPrompt> queued = new AtomicReference<>();
+        Agent agent = agentQueuingOnFirstCall(new AgentSession(recording, S, AgentId.MAIN, ids, clock), "while busy",
+                queued);
+        agent.submitUserMessage("start");
+        agent.runStep(Receiver.NONE);
+        recording.loseNextAnswer();
+        assertThatThrownBy(() -> agent.runStep(Receiver.NONE)).isInstanceOf(UnavailableException.class);
+        assertThat(logged()).extracting(Message::text).containsExactly("start", "reply 1", "while busy");
+        assertThat(agent.queued()).isEmpty();
+        assertThatThrownBy(() -> agent.editQueued(queued.get().id(), "too late")).hasMessageContaining("already sent");
+
+        agent.runStep(Receiver.NONE);
+        assertThat(recording.calls.get(recording.calls.size() - 2).written()).as("the flush sent again").isZero();
+        assertThat(logged()).extracting(Message::text).containsExactly("start", "reply 1", "while busy", "reply 3");
+        assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
     }
 
     @Test
