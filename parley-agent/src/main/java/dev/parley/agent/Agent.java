@@ -44,6 +44,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #compact} persists its result as a compaction entry; the earlier entries stay in the log.</li>
  * </ul>
  *
+ * <p><b>The system prompt</b> (panto's seed-fresh and reconcile-on-resume, done through the agent): the configured
+ * {@link AgentConfig#systemPrompt()} is persisted as a {@link SystemMode#PROMPT} system message when the agent is
+ * created on a fresh conversation, so a new session's first entry is its system prompt. When the agent adopts a
+ * conversation whose latest system prompt differs from the configured one, the configured prompt is appended and
+ * used from then on (the log says what the model was told, and from when); when it is the same, nothing is written.
+ * A conversation that ends in a dangling prompt defers that write until the prompt is resolved: before an edited
+ * prompt, or right after the dangling prompt when it is sent as it is. With no configured prompt, the logged one is
+ * used.
+ *
  * <p><b>Resume</b> is the embedder's explicit choice: open the store, {@link AgentSession#loadConversation load} the
  * conversation, hand it to the constructor (or call {@link #resume}). A dangling user prompt comes back separately
  * ({@link #danglingPrompt()}) and is never sent automatically: {@link #sendDanglingPrompt()} sends it as it is
@@ -63,6 +72,11 @@ import org.jspecify.annotations.Nullable;
 public final class Agent {
     /** Metadata key marking a system message as the system prompt ({@link SystemMode#PROMPT}). */
     public static final String SYSTEM_MODE_KEY = "parley.systemMode";
+
+    /** Whether a message is a system prompt: a system message marked with {@link #SYSTEM_MODE_KEY}. */
+    public static boolean isSystemPrompt(Message message) {
+        return message.role().equals(Role.SYSTEM) && message.metadata().containsKey(SYSTEM_MODE_KEY);
+    }
     static final String NO_RESULT = "No result provided";
 
     private final AgentConfig config;
@@ -79,6 +93,8 @@ public final class Agent {
 
     private List<ConversationItem> conversation = new ArrayList<>();
     private @Nullable String systemPrompt;
+    /** The configured prompt the log does not say yet: written before the next entry once no dangling prompt waits. */
+    private @Nullable String pendingPrompt;
     private @Nullable ConversationItem dangling;
     /** The last entry of the loaded path: where the dangling prompt's reply continues from. */
     private @Nullable EntryId resumeLeaf;
@@ -95,6 +111,8 @@ public final class Agent {
      *     nothing), so the next entry is a child of its last entry, or a sibling of its dangling prompt
      * @param clock stamps the messages the agent creates
      * @throws dev.parley.core.InvalidInputException if {@code adopt} is a conversation of another session
+     * @throws dev.parley.core.UnavailableException if writing the configured system prompt failed (see the class
+     *     comment); nothing was written
      */
     public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
                  Clock clock) {
@@ -112,10 +130,16 @@ public final class Agent {
         this.provider = Objects.requireNonNull(provider, "provider");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.systemPrompt = config.systemPrompt();
+        String logged = null;
         if (adopt != null) {
             store.continueFrom(adopt);
-            adopt(adopt);
+            logged = adopt(adopt);
+        }
+        String configured = config.systemPrompt();
+        if (configured != null) {
+            systemPrompt = configured;
+            pendingPrompt = configured.equals(logged) ? null : configured;
+            seedPendingPrompt();
         }
     }
 
@@ -189,6 +213,7 @@ public final class Agent {
     public Optional<Entry> submitUserMessage(String text) {
         requireIdle();
         requireNoDangling();
+        seedPendingPrompt();
         return commit(userMessage(text), Receiver.NONE);
     }
 
@@ -212,9 +237,22 @@ public final class Agent {
         if (mode == SystemMode.PROMPT) {
             synchronized (lock) {
                 systemPrompt = text;
+                pendingPrompt = null; // superseded: the log now says what the model is told
             }
         }
         return entry;
+    }
+
+    /** Writes the configured system prompt the log does not say yet, unless a dangling prompt waits. */
+    private void seedPendingPrompt() {
+        String text;
+        synchronized (lock) {
+            if (pendingPrompt == null || dangling != null) {
+                return;
+            }
+            text = pendingPrompt;
+        }
+        addSystemMessage(text, SystemMode.PROMPT);
     }
 
     /**
@@ -296,6 +334,9 @@ public final class Agent {
             if (dangling != null) {
                 doSendDangling();
             }
+        }
+        seedPendingPrompt();
+        synchronized (lock) {
             batch = new ArrayList<>(inFlight);
             EntryId parent = batch.isEmpty() ? store.leaf() : batch.get(batch.size() - 1).id();
             for (Map.Entry<EntryId, Message> queued : queue.entrySet()) {
@@ -328,7 +369,10 @@ public final class Agent {
         return result;
     }
 
-    /** Sends the dangling prompt as it is: it joins the conversation without being written again. */
+    /**
+     * Sends the dangling prompt as it is: it joins the conversation without being written again. A configured system
+     * prompt the log does not say yet is written right after it.
+     */
     public void sendDanglingPrompt() {
         requireIdle();
         synchronized (lock) {
@@ -337,6 +381,7 @@ public final class Agent {
             }
             doSendDangling();
         }
+        seedPendingPrompt();
     }
 
     private void doSendDangling() {
@@ -364,7 +409,8 @@ public final class Agent {
 
     /**
      * Branches: the next prompt continues from {@code parent} (a sibling of its existing children); the abandoned
-     * branch stays in the log and is listed by {@code parley tree}.
+     * branch stays in the log and is listed by {@code parley tree}. The system prompt in force is written first when
+     * the new branch's path does not say it.
      *
      * @param parent the entry to continue from, or null to start a new root
      * @param text the prompt
@@ -372,14 +418,15 @@ public final class Agent {
     public Optional<Entry> branchFrom(@Nullable EntryId parent, String text) {
         requireIdle();
         store.moveLeaf(parent);
+        LoadedConversation branch = parent == null ? LoadedConversation.empty(store.sessionId())
+                : store.loadConversation(resumeOptions().withLeaf(parent));
+        String logged = loggedPrompt(branch);
         synchronized (lock) {
             dangling = null;
-            conversation = new ArrayList<>(store.loadConversation(resumeOptions().withLeaf(parent)).items());
-            if (parent == null) {
-                conversation.clear();
-            }
+            conversation = new ArrayList<>(branch.items());
+            // The prompt in force goes on the new branch too, if its path does not say it.
+            pendingPrompt = systemPrompt == null || systemPrompt.equals(logged) ? null : systemPrompt;
         }
-        store.moveLeaf(parent);
         return submitUserMessage(text);
     }
 
@@ -403,20 +450,51 @@ public final class Agent {
         adopt(loaded);
     }
 
-    private void adopt(LoadedConversation loaded) {
+    /**
+     * Takes the loaded conversation as the agent's, and the latest system prompt on its path as the prompt in force
+     * when it has one.
+     *
+     * @return the latest system prompt on the loaded path, or null
+     */
+    private @Nullable String adopt(LoadedConversation loaded) {
+        String logged = loggedPrompt(loaded);
         synchronized (lock) {
             conversation = new ArrayList<>(loaded.items());
             repairs = loaded.repairs();
             dangling = loaded.danglingUser() == null ? null
                     : new ConversationItem(loaded.danglingUserEntry(), loaded.danglingUser());
             resumeLeaf = loaded.leaf();
-            for (ConversationItem item : conversation) {
-                Message m = item.message();
-                if (m.role().equals(Role.SYSTEM) && m.metadata().containsKey(SYSTEM_MODE_KEY)) {
-                    systemPrompt = m.text();
-                }
+            if (logged != null) {
+                systemPrompt = logged;
             }
         }
+        return logged;
+    }
+
+    /** The latest system prompt on the loaded path: in the conversation, or before a compaction that cut it out. */
+    private @Nullable String loggedPrompt(LoadedConversation loaded) {
+        String found = null;
+        for (ConversationItem item : loaded.items()) {
+            if (isSystemPrompt(item.message())) {
+                found = item.message().text();
+            }
+        }
+        if (found != null || loaded.path().isEmpty()) {
+            return found;
+        }
+        Map<EntryId, Message> messages = new java.util.HashMap<>();
+        for (Entry e : store.log().load(store.sessionId(), null)) {
+            if (e.message() != null && isSystemPrompt(e.message())) {
+                messages.put(e.id(), e.message());
+            }
+        }
+        for (int i = loaded.path().size() - 1; i >= 0; i--) {
+            Message m = messages.get(loaded.path().get(i));
+            if (m != null) {
+                return m.text();
+            }
+        }
+        return null;
     }
 
     // ---- the step ----
@@ -463,7 +541,7 @@ public final class Agent {
             List<Message> messages = new ArrayList<>();
             for (ConversationItem item : conversation) {
                 Message m = item.message();
-                if (m.role().equals(Role.SYSTEM) && m.metadata().containsKey(SYSTEM_MODE_KEY)) {
+                if (isSystemPrompt(m)) {
                     continue;
                 }
                 messages.add(m);
@@ -604,10 +682,12 @@ public final class Agent {
         if (keepLast < 0) {
             throw new InvalidInputException("keepLast must not be negative");
         }
-        List<ConversationItem> items;
+        // System prompts are not conversation: they are neither summarized nor counted, and stay in force.
+        List<ConversationItem> all;
         synchronized (lock) {
-            items = new ArrayList<>(conversation);
+            all = new ArrayList<>(conversation);
         }
+        List<ConversationItem> items = all.stream().filter(i -> !isSystemPrompt(i.message())).toList();
         int cut = Math.max(0, items.size() - keepLast);
         while (cut > 0 && cut < items.size() && items.get(cut).message().role().equals(Role.TOOL)) {
             cut--;
@@ -638,7 +718,9 @@ public final class Agent {
         synchronized (lock) {
             List<ConversationItem> next = new ArrayList<>();
             next.add(new ConversationItem(entry == null ? null : entry.id(), summaryMessage));
-            next.addAll(items.subList(cut, items.size()));
+            if (cut < items.size()) {
+                next.addAll(all.subList(all.indexOf(items.get(cut)), all.size()));
+            }
             conversation = next;
         }
         return new Compaction(entry, text, cut);
