@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An agent that owns its conversation and its {@link AgentSession}, and persists everything it generates as the
- * conversation changes (seed {@code 001_5256a591ecc368e7}, decisions 1–6). The embedder never calls a persist
+ * conversation changes (panto's agent-owned persistence). The embedder never calls a persist
  * function:
  * <ul>
  *   <li>{@link #submitUserMessage} persists the prompt, stamped with provider and model, <em>before</em> any provider
@@ -144,8 +144,12 @@ public final class Agent {
     }
 
     /**
-     * Loads the store's conversation, provider-valid (tool calls without results answered by a synthetic error,
-     * aborted replies dropped), and creates an agent that continues it.
+     * Loads the store's conversation as {@link #resumeOptions()} says and creates an agent that continues it: the
+     * session handle continues from where the conversation ends ({@link AgentSession#continueFrom}), and the
+     * configured system prompt is reconciled with the logged one (see the class comment).
+     *
+     * @throws dev.parley.core.CorruptRecordException if a stored entry cannot be decoded
+     * @throws dev.parley.core.UnavailableException if the log failed
      */
     public static Agent resume(AgentConfig config, ModelProvider provider, AgentSession store, Clock clock) {
         return new Agent(config, provider, store, store.loadConversation(resumeOptions()), clock);
@@ -207,7 +211,7 @@ public final class Agent {
      * Adds a user prompt to the conversation and persists it, stamped with the configured provider and model,
      * before any provider call.
      *
-     * @return the stored entry, or empty for the null store
+     * @return the stored entry ({@code null:} answers with the entry it would have stored, and forgets it)
      * @throws IllegalStateException if a step is running (use {@link #prompt}) or a dangling prompt waits
      */
     public Optional<Entry> submitUserMessage(String text) {
@@ -665,7 +669,7 @@ public final class Agent {
     /**
      * What {@link #compact} did.
      *
-     * @param entry the compaction entry, or null for the null store (or when there was nothing to compact)
+     * @param entry the compaction entry, or null when there was nothing to compact
      * @param summary the summary the conversation now starts with, or null when nothing was compacted
      * @param compactedMessages how many messages the summary replaced
      */
