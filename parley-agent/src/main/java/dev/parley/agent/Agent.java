@@ -353,18 +353,22 @@ public final class Agent {
         FlushResult result = store.log().flushUnpersisted(store.sessionId(), store.agent(), batch);
         EntryId last = batch.get(batch.size() - 1).id();
         LoadedConversation loaded = store.loadConversation(resumeOptions());
+        boolean kept = last.equals(loaded.leaf());
+        if (kept) {
+            store.moveLeaf(last);
+            adopt(loaded);
+        }
         synchronized (lock) {
             inFlight = List.of();
-            if (last.equals(loaded.leaf())) {
-                store.moveLeaf(last);
-                adopt(loaded);
+            if (kept) {
                 // The flushed prompts end the log: they are this turn's prompt, not a dangling one.
                 if (dangling != null) {
                     conversation.add(dangling);
                     dangling = null;
                 }
             } else {
-                // The log keeps nothing (its parents are not checked either): memory is all there is.
+                // A log that keeps nothing (null:): memory is all there is. The handle's leaf is not moved (moving
+                // checks the log, which holds nothing), and the null log checks no parent.
                 for (NewEntry e : batch) {
                     conversation.add(new ConversationItem(e.id(), (Message) e.payload()));
                 }

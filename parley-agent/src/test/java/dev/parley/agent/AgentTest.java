@@ -448,12 +448,17 @@ class AgentTest {
         assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
     }
 
-    @Test
-    void resumeWithAChangedPromptAndADanglingPrompt_writesThePromptWhenTheDanglingOneIsResolved() {
+    /** Under the prompt "be brief": a turn "one", then a prompt that a crash left without a reply. */
+    void promptedTurnThenADanglingPrompt(String dangling) {
         Agent first = new Agent(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
         first.submitUserMessage("one");
         first.runStep(Receiver.NONE);
-        first.submitUserMessage("never answered");
+        first.submitUserMessage(dangling);
+    }
+
+    @Test
+    void resumeWithAChangedPromptAndADanglingPrompt_writesThePromptWhenTheDanglingOneIsResolved() {
+        promptedTurnThenADanglingPrompt("never answered");
         Agent resumed = Agent.resume(prompted("be thorough"), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
         assertThat(loggedPrompts()).as("not beside the dangling prompt, off its path").containsExactly("be brief");
         resumed.sendDanglingPrompt();
@@ -462,6 +467,19 @@ class AgentTest {
                 .containsExactly("system:be brief", "user:one", "assistant:You said: one", "user:never answered",
                         "system:be thorough", "assistant:You said: never answered");
         assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
+    }
+
+    @Test
+    void resumeWithAChangedPromptAndADanglingPrompt_writesThePromptBeforeTheEditedOne() {
+        promptedTurnThenADanglingPrompt("typo'd");
+        Agent resumed = Agent.resume(prompted("be thorough"), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        resumed.editDanglingPrompt("fixed");
+        resumed.runStep(Receiver.NONE);
+        assertThat(Agent.resume(prompted("be thorough"), ScriptedProvider.echo(), store(AgentId.MAIN), clock).messages())
+                .extracting(m -> m.role().name() + ":" + m.text())
+                .containsExactly("system:be brief", "user:one", "assistant:You said: one", "system:be thorough",
+                        "user:fixed", "assistant:You said: fixed");
+        assertThat(loggedPrompts()).containsExactly("be brief", "be thorough");
     }
 
     @Test
