@@ -1,6 +1,7 @@
 package dev.parley.agent;
 
 import dev.parley.core.EntryId;
+import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
@@ -14,6 +15,7 @@ import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Role;
 import dev.parley.core.model.Usage;
 import java.time.Clock;
@@ -26,12 +28,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An agent that owns its conversation and its {@link AgentSession}, and persists everything it generates as the
- * conversation changes (panto, see the glossary). The embedder never calls a persist
+ * conversation changes (panto's agent-owned persistence). The embedder never calls a persist
  * function:
  * <ul>
  *   <li>{@link #submitUserMessage} persists the prompt, stamped with provider and model, <em>before</em> any provider
@@ -43,15 +44,26 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #compact} persists its result as a compaction entry; the earlier entries stay in the log.</li>
  * </ul>
  *
+ * <p><b>The system prompt</b> (panto's seed-fresh and reconcile-on-resume, done through the agent): the configured
+ * {@link AgentConfig#systemPrompt()} is persisted as a {@link SystemMode#PROMPT} system message when the agent is
+ * created on a fresh conversation, so a new session's first entry is its system prompt. When the agent adopts a
+ * conversation whose latest system prompt differs from the configured one, the configured prompt is appended and
+ * used from then on (the log says what the model was told, and from when); when it is the same, nothing is written.
+ * A conversation that ends in a dangling prompt defers that write until the prompt is resolved: before an edited
+ * prompt, or right after the dangling prompt when it is sent as it is. With no configured prompt, the logged one is
+ * used.
+ *
  * <p><b>Resume</b> is the embedder's explicit choice: open the store, {@link AgentSession#loadConversation load} the
  * conversation, hand it to the constructor (or call {@link #resume}). A dangling user prompt comes back separately
  * ({@link #danglingPrompt()}) and is never sent automatically: {@link #sendDanglingPrompt()} sends it as it is
  * (without writing it again), {@link #editDanglingPrompt} writes an edited prompt as its sibling (a branch). Tool
  * calls that a crash left without results are run when the next step starts.
  *
- * <p><b>Busy prompts</b>: {@link #prompt} while a step runs queues the prompt unpersisted; it can be edited or
- * cancelled until the next step starts, which flushes the queue and reloads the conversation from the store (the
- * source of truth), as Planck.Agent does.
+ * <p><b>Busy prompts</b> (Planck): {@link #prompt} while a step runs queues the prompt unpersisted, with the entry id
+ * it will be stored under; it can be edited or cancelled until the next step starts, which flushes the queue with
+ * {@link dev.parley.core.log.MessageLog#flushUnpersisted} and reloads the conversation from the store (the source of
+ * truth). A flush whose outcome is unknown (the log failed) is sent again, as it was, by the next one: a prompt the
+ * log already holds is recognised by its id and never written twice.
  *
  * <p><b>Thread-safety</b>: one step runs at a time; {@link #prompt}, {@link #editQueued}, {@link #cancelQueued} and
  * the read methods may be called from other threads while it runs. Other mutating methods throw
@@ -60,6 +72,11 @@ import org.jspecify.annotations.Nullable;
 public final class Agent {
     /** Metadata key marking a system message as the system prompt ({@link SystemMode#PROMPT}). */
     public static final String SYSTEM_MODE_KEY = "parley.systemMode";
+
+    /** Whether a message is a system prompt: a system message marked with {@link #SYSTEM_MODE_KEY}. */
+    public static boolean isSystemPrompt(Message message) {
+        return message.role().equals(Role.SYSTEM) && message.metadata().containsKey(SYSTEM_MODE_KEY);
+    }
     static final String NO_RESULT = "No result provided";
 
     private final AgentConfig config;
@@ -68,11 +85,16 @@ public final class Agent {
     private final Clock clock;
     private final Object lock = new Object();
     private final AtomicBoolean busy = new AtomicBoolean();
-    private final AtomicLong queueIds = new AtomicLong();
-    private final Map<Long, String> queue = new LinkedHashMap<>();
+    private final IdGenerator ids;
+    /** Prompts queued while a step ran, by the entry id they will be stored under. */
+    private final Map<EntryId, Message> queue = new LinkedHashMap<>();
+    /** The batch of a flush that failed: the log may hold it, so the next flush sends it again unchanged. */
+    private List<NewEntry> inFlight = List.of();
 
     private List<ConversationItem> conversation = new ArrayList<>();
     private @Nullable String systemPrompt;
+    /** The configured prompt the log does not say yet: written before the next entry once no dangling prompt waits. */
+    private @Nullable String pendingPrompt;
     private @Nullable ConversationItem dangling;
     /** The last entry of the loaded path: where the dangling prompt's reply continues from. */
     private @Nullable EntryId resumeLeaf;
@@ -83,25 +105,51 @@ public final class Agent {
      *
      * @param config provider and model names, system prompt, tools
      * @param provider the model provider
-     * @param store where the conversation persists ({@link dev.parley.core.conversation.NullSessionStore} to opt out)
-     * @param adopt a loaded conversation to continue (resume), or null for a fresh one
+     * @param store where the conversation persists (on the log of a {@code null:} store to opt out)
+     * @param adopt a loaded conversation to continue (resume), or null for a fresh one. The agent continues where it
+     *     ends: {@code store} is moved there with {@link AgentSession#continueFrom} (reading a conversation moves
+     *     nothing), so the next entry is a child of its last entry, or a sibling of its dangling prompt
      * @param clock stamps the messages the agent creates
+     * @throws dev.parley.core.InvalidInputException if {@code adopt} is a conversation of another session
+     * @throws dev.parley.core.UnavailableException if writing the configured system prompt failed (see the class
+     *     comment); nothing was written
      */
     public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
                  Clock clock) {
+        this(config, provider, store, adopt, clock, IdGenerator.uuidV7(clock, new java.security.SecureRandom()));
+    }
+
+    /**
+     * Creates an agent that mints the entry ids of queued prompts with {@code ids}; otherwise as
+     * {@link #Agent(AgentConfig, ModelProvider, AgentSession, LoadedConversation, Clock)}.
+     */
+    public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
+                 Clock clock, IdGenerator ids) {
+        this.ids = Objects.requireNonNull(ids, "ids");
         this.config = Objects.requireNonNull(config, "config");
         this.provider = Objects.requireNonNull(provider, "provider");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.systemPrompt = config.systemPrompt();
+        String logged = null;
         if (adopt != null) {
-            adopt(adopt);
+            store.continueFrom(adopt);
+            logged = adopt(adopt);
+        }
+        String configured = config.systemPrompt();
+        if (configured != null) {
+            systemPrompt = configured;
+            pendingPrompt = configured.equals(logged) ? null : configured;
+            seedPendingPrompt();
         }
     }
 
     /**
-     * Loads the store's conversation, provider-valid (tool calls without results answered by a synthetic error,
-     * aborted replies dropped), and creates an agent that continues it.
+     * Loads the store's conversation as {@link #resumeOptions()} says and creates an agent that continues it: the
+     * session handle continues from where the conversation ends ({@link AgentSession#continueFrom}), and the
+     * configured system prompt is reconciled with the logged one (see the class comment).
+     *
+     * @throws dev.parley.core.CorruptRecordException if a stored entry cannot be decoded
+     * @throws dev.parley.core.UnavailableException if the log failed
      */
     public static Agent resume(AgentConfig config, ModelProvider provider, AgentSession store, Clock clock) {
         return new Agent(config, provider, store, store.loadConversation(resumeOptions()), clock);
@@ -163,15 +211,19 @@ public final class Agent {
      * Adds a user prompt to the conversation and persists it, stamped with the configured provider and model,
      * before any provider call.
      *
-     * @return the stored entry, or empty for the null store
+     * @return the stored entry ({@code null:} answers with the entry it would have stored, and forgets it)
      * @throws IllegalStateException if a step is running (use {@link #prompt}) or a dangling prompt waits
      */
     public Optional<Entry> submitUserMessage(String text) {
         requireIdle();
         requireNoDangling();
-        Message m = Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
+        seedPendingPrompt();
+        return commit(userMessage(text), Receiver.NONE);
+    }
+
+    private Message userMessage(String text) {
+        return Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
                 .createdAt(clock.instant()).build();
-        return commit(m, Receiver.NONE);
     }
 
     /**
@@ -189,23 +241,37 @@ public final class Agent {
         if (mode == SystemMode.PROMPT) {
             synchronized (lock) {
                 systemPrompt = text;
+                pendingPrompt = null; // superseded: the log now says what the model is told
             }
         }
         return entry;
+    }
+
+    /** Writes the configured system prompt the log does not say yet, unless a dangling prompt waits. */
+    private void seedPendingPrompt() {
+        String text;
+        synchronized (lock) {
+            if (pendingPrompt == null || dangling != null) {
+                return;
+            }
+            text = pendingPrompt;
+        }
+        addSystemMessage(text, SystemMode.PROMPT);
     }
 
     /**
      * A prompt from the user: submitted and persisted at once when the agent is idle; queued, unpersisted, while a
      * step runs.
      *
-     * @return the queued prompt's handle, or empty when it was submitted at once
+     * @return the queued prompt's handle (the id its entry will be stored under), or empty when it was submitted at
+     *     once
      */
     public Optional<QueuedPrompt> prompt(String text) {
         Objects.requireNonNull(text, "text");
         synchronized (lock) {
             if (busy.get()) {
-                long id = queueIds.incrementAndGet();
-                queue.put(id, text);
+                EntryId id = ids.newEntryId();
+                queue.put(id, userMessage(text));
                 return Optional.of(new QueuedPrompt(id, text));
             }
         }
@@ -213,27 +279,32 @@ public final class Agent {
         return Optional.empty();
     }
 
-    /** The prompts queued and not yet sent, in order. */
+    /** The prompts queued and not yet sent, in order (a flush that failed has sent its prompts). */
     public List<QueuedPrompt> queued() {
         synchronized (lock) {
             List<QueuedPrompt> out = new ArrayList<>();
-            queue.forEach((id, text) -> out.add(new QueuedPrompt(id, text)));
+            queue.forEach((id, message) -> out.add(new QueuedPrompt(id, message.text())));
             return out;
         }
     }
 
-    /** @throws InvalidInputException if the prompt was already sent (or cancelled) */
-    public void editQueued(long id, String text) {
+    /**
+     * Replaces the text of a queued prompt; it keeps its id and the time it was queued.
+     *
+     * @throws InvalidInputException if the prompt was already sent (or cancelled)
+     */
+    public void editQueued(EntryId id, String text) {
         synchronized (lock) {
-            if (!queue.containsKey(id)) {
+            Message queued = queue.get(id);
+            if (queued == null) {
                 throw new InvalidInputException("queued prompt " + id + " was already sent or cancelled");
             }
-            queue.put(id, Objects.requireNonNull(text, "text"));
+            queue.put(id, queued.toBuilder().plainText(Objects.requireNonNull(text, "text")).build());
         }
     }
 
     /** @throws InvalidInputException if the prompt was already sent (or cancelled) */
-    public void cancelQueued(long id) {
+    public void cancelQueued(EntryId id) {
         synchronized (lock) {
             if (queue.remove(id) == null) {
                 throw new InvalidInputException("queued prompt " + id + " was already sent or cancelled");
@@ -242,8 +313,16 @@ public final class Agent {
     }
 
     /**
-     * Persists the queued prompts as one batch (Planck's {@code flush_unpersisted}) and, if anything was written,
-     * reloads the conversation from the store. Called when a step starts.
+     * Persists the queued prompts as one atomic batch under the ids they were given when queued (Planck's
+     * {@code flush_unpersisted}), after the batch of an earlier flush that failed, and continues from the last of
+     * them. Called when a step starts. When the log holds the prompts, the conversation is reloaded from it (the
+     * source of truth); on a log that keeps nothing ({@code null:}) they join the conversation as sent.
+     *
+     * @return {@link FlushResult#FLUSHED} if the log wrote anything now; {@link FlushResult#NOOP} if there was
+     *     nothing to flush, or the log already held every prompt (the answer to an earlier flush was lost)
+     * @throws dev.parley.core.UnavailableException if the log failed; the batch may or may not be stored, and the
+     *     next flush sends it again unchanged (it is no longer editable)
+     * @throws IllegalStateException if a step is running
      */
     public FlushResult flushQueued() {
         requireIdle();
@@ -251,38 +330,57 @@ public final class Agent {
     }
 
     private FlushResult doFlush() {
-        List<Message> flush = new ArrayList<>();
+        List<NewEntry> batch;
         synchronized (lock) {
-            for (String text : queue.values()) {
-                flush.add(Message.builder(Role.USER).plainText(text).provider(config.provider()).model(config.model())
-                        .createdAt(clock.instant()).build());
+            if (queue.isEmpty() && inFlight.isEmpty()) {
+                return FlushResult.NOOP;
             }
-            queue.clear();
-        }
-        if (flush.isEmpty()) {
-            return FlushResult.NOOP;
-        }
-        synchronized (lock) {
             if (dangling != null) {
                 doSendDangling();
             }
         }
-        List<Entry> written = store.appendMessages(flush);
-        reload();
+        seedPendingPrompt();
         synchronized (lock) {
-            if (dangling != null) {
+            batch = new ArrayList<>(inFlight);
+            EntryId parent = batch.isEmpty() ? store.leaf() : batch.get(batch.size() - 1).id();
+            for (Map.Entry<EntryId, Message> queued : queue.entrySet()) {
+                batch.add(NewEntry.of(queued.getKey(), parent, queued.getValue().createdAt(), queued.getValue()));
+                parent = queued.getKey();
+            }
+            queue.clear();
+            inFlight = List.copyOf(batch);
+        }
+        FlushResult result = store.log().flushUnpersisted(store.sessionId(), store.agent(), batch);
+        EntryId last = batch.get(batch.size() - 1).id();
+        LoadedConversation loaded = store.loadConversation(resumeOptions());
+        boolean kept = last.equals(loaded.leaf());
+        if (kept) {
+            store.moveLeaf(last);
+            adopt(loaded);
+        }
+        synchronized (lock) {
+            inFlight = List.of();
+            if (kept) {
                 // The flushed prompts end the log: they are this turn's prompt, not a dangling one.
-                conversation.add(dangling);
-                dangling = null;
-                if (!written.isEmpty()) {
-                    store.moveLeaf(written.get(written.size() - 1).id());
+                if (dangling != null) {
+                    conversation.add(dangling);
+                    dangling = null;
+                }
+            } else {
+                // A log that keeps nothing (null:): memory is all there is. The handle's leaf is not moved (moving
+                // checks the log, which holds nothing), and the null log checks no parent.
+                for (NewEntry e : batch) {
+                    conversation.add(new ConversationItem(e.id(), (Message) e.payload()));
                 }
             }
         }
-        return FlushResult.FLUSHED;
+        return result;
     }
 
-    /** Sends the dangling prompt as it is: it joins the conversation without being written again. */
+    /**
+     * Sends the dangling prompt as it is: it joins the conversation without being written again. A configured system
+     * prompt the log does not say yet is written right after it.
+     */
     public void sendDanglingPrompt() {
         requireIdle();
         synchronized (lock) {
@@ -291,6 +389,7 @@ public final class Agent {
             }
             doSendDangling();
         }
+        seedPendingPrompt();
     }
 
     private void doSendDangling() {
@@ -318,7 +417,8 @@ public final class Agent {
 
     /**
      * Branches: the next prompt continues from {@code parent} (a sibling of its existing children); the abandoned
-     * branch stays in the log and is listed by {@code parley tree}.
+     * branch stays in the log and is listed by {@code parley tree}. The system prompt in force is written first when
+     * the new branch's path does not say it.
      *
      * @param parent the entry to continue from, or null to start a new root
      * @param text the prompt
@@ -326,14 +426,15 @@ public final class Agent {
     public Optional<Entry> branchFrom(@Nullable EntryId parent, String text) {
         requireIdle();
         store.moveLeaf(parent);
+        LoadedConversation branch = parent == null ? LoadedConversation.empty(store.sessionId())
+                : store.loadConversation(resumeOptions().withLeaf(parent));
+        String logged = loggedPrompt(branch);
         synchronized (lock) {
             dangling = null;
-            conversation = new ArrayList<>(store.loadConversation(resumeOptions().withLeaf(parent)).items());
-            if (parent == null) {
-                conversation.clear();
-            }
+            conversation = new ArrayList<>(branch.items());
+            // The prompt in force goes on the new branch too, if its path does not say it.
+            pendingPrompt = systemPrompt == null || systemPrompt.equals(logged) ? null : systemPrompt;
         }
-        store.moveLeaf(parent);
         return submitUserMessage(text);
     }
 
@@ -347,25 +448,61 @@ public final class Agent {
         reload();
     }
 
-    /** Reloads the conversation from the store: the store is the source of truth. */
+    /**
+     * Reloads the conversation from the store (the store is the source of truth) and continues where it ends: the
+     * next entry is a child of its last entry, or a sibling of its dangling prompt.
+     */
     public void reload() {
-        adopt(store.loadConversation(resumeOptions()));
+        LoadedConversation loaded = store.loadConversation(resumeOptions());
+        store.continueFrom(loaded);
+        adopt(loaded);
     }
 
-    private void adopt(LoadedConversation loaded) {
+    /**
+     * Takes the loaded conversation as the agent's, and the latest system prompt on its path as the prompt in force
+     * when it has one.
+     *
+     * @return the latest system prompt on the loaded path, or null
+     */
+    private @Nullable String adopt(LoadedConversation loaded) {
+        String logged = loggedPrompt(loaded);
         synchronized (lock) {
             conversation = new ArrayList<>(loaded.items());
             repairs = loaded.repairs();
             dangling = loaded.danglingUser() == null ? null
                     : new ConversationItem(loaded.danglingUserEntry(), loaded.danglingUser());
             resumeLeaf = loaded.leaf();
-            for (ConversationItem item : conversation) {
-                Message m = item.message();
-                if (m.role().equals(Role.SYSTEM) && m.metadata().containsKey(SYSTEM_MODE_KEY)) {
-                    systemPrompt = m.text();
-                }
+            if (logged != null) {
+                systemPrompt = logged;
             }
         }
+        return logged;
+    }
+
+    /** The latest system prompt on the loaded path: in the conversation, or before a compaction that cut it out. */
+    private @Nullable String loggedPrompt(LoadedConversation loaded) {
+        String found = null;
+        for (ConversationItem item : loaded.items()) {
+            if (isSystemPrompt(item.message())) {
+                found = item.message().text();
+            }
+        }
+        if (found != null || loaded.path().isEmpty()) {
+            return found;
+        }
+        Map<EntryId, Message> messages = new java.util.HashMap<>();
+        for (Entry e : store.log().load(store.sessionId(), null)) {
+            if (e.message() != null && isSystemPrompt(e.message())) {
+                messages.put(e.id(), e.message());
+            }
+        }
+        for (int i = loaded.path().size() - 1; i >= 0; i--) {
+            Message m = messages.get(loaded.path().get(i));
+            if (m != null) {
+                return m.text();
+            }
+        }
+        return null;
     }
 
     // ---- the step ----
@@ -412,7 +549,7 @@ public final class Agent {
             List<Message> messages = new ArrayList<>();
             for (ConversationItem item : conversation) {
                 Message m = item.message();
-                if (m.role().equals(Role.SYSTEM) && m.metadata().containsKey(SYSTEM_MODE_KEY)) {
+                if (isSystemPrompt(m)) {
                     continue;
                 }
                 messages.add(m);
@@ -514,15 +651,16 @@ public final class Agent {
         commit(result, receiver);
     }
 
-    /** Persists a message and adds it to the conversation; durable before it is visible. */
+    /**
+     * Persists a message and adds it to the conversation; durable before it is visible. An assistant message and its
+     * usage are one atomic write: a reply is never stored without its tokens, nor counted without being stored.
+     */
     private Optional<Entry> commit(Message message, Receiver receiver) {
-        List<Entry> stored = store.appendMessages(List.of(message));
+        Usage usage = message.role().equals(Role.ASSISTANT) && message.usage() != null ? message.usage() : Usage.ZERO;
+        List<Entry> stored = store.appendMessages(List.of(message), usage);
         Entry entry = stored.isEmpty() ? null : stored.get(0);
         synchronized (lock) {
             conversation.add(new ConversationItem(entry == null ? null : entry.id(), message));
-        }
-        if (message.role().equals(Role.ASSISTANT) && message.usage() != null) {
-            store.recordUsage(message.usage());
         }
         if (entry != null) {
             receiver.onCommitted(message, entry);
@@ -535,7 +673,7 @@ public final class Agent {
     /**
      * What {@link #compact} did.
      *
-     * @param entry the compaction entry, or null for the null store (or when there was nothing to compact)
+     * @param entry the compaction entry, or null when there was nothing to compact
      * @param summary the summary the conversation now starts with, or null when nothing was compacted
      * @param compactedMessages how many messages the summary replaced
      */
@@ -552,10 +690,12 @@ public final class Agent {
         if (keepLast < 0) {
             throw new InvalidInputException("keepLast must not be negative");
         }
-        List<ConversationItem> items;
+        // System prompts are not conversation: they are neither summarized nor counted, and stay in force.
+        List<ConversationItem> all;
         synchronized (lock) {
-            items = new ArrayList<>(conversation);
+            all = new ArrayList<>(conversation);
         }
+        List<ConversationItem> items = all.stream().filter(i -> !isSystemPrompt(i.message())).toList();
         int cut = Math.max(0, items.size() - keepLast);
         while (cut > 0 && cut < items.size() && items.get(cut).message().role().equals(Role.TOOL)) {
             cut--;
@@ -586,7 +726,9 @@ public final class Agent {
         synchronized (lock) {
             List<ConversationItem> next = new ArrayList<>();
             next.add(new ConversationItem(entry == null ? null : entry.id(), summaryMessage));
-            next.addAll(items.subList(cut, items.size()));
+            if (cut < items.size()) {
+                next.addAll(all.subList(all.indexOf(items.get(cut)), all.size()));
+            }
             conversation = next;
         }
         return new Compaction(entry, text, cut);

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Several agents in one session (Planck, see the glossary): an orchestrator and its workers, each with its
+ * Several agents in one session (Planck's multi-agent sessions): an orchestrator and its workers, each with its
  * own agent id and its own conversation, all writing to one log. {@link #sessionMessages()} shows every agent's
  * messages interleaved in insertion order — also after every agent is gone.
  *

@@ -1,6 +1,6 @@
 /**
  * An {@link dev.parley.agent.Agent} owns its conversation and its session store and persists every message as the
- * message enters the conversation (panto, see the glossary): the user prompt on
+ * message enters the conversation (panto's agent-owned persistence): the user prompt on
  * submission, before any provider call; system messages; each assistant message and each tool result of a step as it
  * is committed, also when the step fails later; compaction results. The embedder never calls a persist function.
  *

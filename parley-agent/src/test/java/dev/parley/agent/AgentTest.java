@@ -8,17 +8,20 @@ import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.log.FlushResult;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.EntryTree;
 import dev.parley.core.conversation.AgentSession;
-import dev.parley.core.conversation.NullSessionStore;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.Role;
 import dev.parley.core.model.Usage;
-import dev.parley.core.store.MemoryMessageLog;
+import dev.parley.core.store.MemoryStore;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,11 +29,13 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 class AgentTest {
     static final SessionId S = new SessionId("s-agent");
-    final MemoryMessageLog log = new MemoryMessageLog();
+    final Store root = MemoryStore.open();
+    final dev.parley.core.log.MessageLog log = root.log();
     final IdGenerator ids = IdGenerator.uuidV7();
     final Clock clock = Clock.systemUTC();
 
@@ -64,8 +69,19 @@ class AgentTest {
         return Message.assistant(List.of(new ContentBlock.Text(t)));
     }
 
+    /** A configuration without a system prompt: most tests are about the turns, not the prompt. */
     AgentConfig config() {
-        return new AgentConfig("scripted", "script-1", "be brief", List.of(tool("lookup", "found")), 8);
+        return prompted(null);
+    }
+
+    AgentConfig prompted(@Nullable String systemPrompt) {
+        return new AgentConfig("scripted", "script-1", systemPrompt, List.of(tool("lookup", "found")), 8);
+    }
+
+    /** The system prompts in the log, in order. */
+    List<String> loggedPrompts() {
+        return log.load(S, null).stream().map(Entry::message).filter(m -> m != null && Agent.isSystemPrompt(m))
+                .map(Message::text).toList();
     }
 
     List<Message> logged() {
@@ -197,6 +213,53 @@ class AgentTest {
                 .containsExactly("start", "reply 1", "queued one, edited", "reply 3");
     }
 
+    /** An agent whose provider queues {@code text} (as a user would while the step runs) on its first call. */
+    Agent agentQueuingOnFirstCall(AgentSession session, String text, AtomicReference<QueuedPrompt> queued) {
+        AtomicReference<Agent> self = new AtomicReference<>();
+        ScriptedProvider provider = new ScriptedProvider("scripted", request -> {
+            if (queued.get() == null) {
+                queued.set(self.get().prompt(text).orElseThrow());
+            }
+            return text("reply " + request.messages().size());
+        });
+        self.set(new Agent(config(), provider, session, null, clock));
+        return self.get();
+    }
+
+    @Test
+    void queuedPrompt_isStoredUnderTheIdItWasGivenWhenQueued() {
+        AtomicReference<QueuedPrompt> queued = new AtomicReference<>();
+        Agent agent = agentQueuingOnFirstCall(store(AgentId.MAIN), "while busy", queued);
+        agent.submitUserMessage("start");
+        agent.runStep(Receiver.NONE);
+        assertThat(log.load(S, null)).extracting(Entry::id).doesNotContain(queued.get().id());
+        assertThat(agent.flushQueued()).isEqualTo(FlushResult.FLUSHED);
+        Entry stored = log.load(S, null).get(2);
+        assertThat(stored.id()).isEqualTo(queued.get().id());
+        assertThat(stored.message().text()).isEqualTo("while busy");
+        assertThat(agent.flushQueued()).isEqualTo(FlushResult.NOOP);
+    }
+
+    @Test
+    void flushRetriedAfterItsAnswerWasLost_storesTheQueuedPromptOnce() {
+        RecordingLog recording = new RecordingLog(log);
+        AtomicReference<QueuedPrompt> queued = new AtomicReference<>();
+        Agent agent = agentQueuingOnFirstCall(new AgentSession(recording, S, AgentId.MAIN, ids, clock), "while busy",
+                queued);
+        agent.submitUserMessage("start");
+        agent.runStep(Receiver.NONE);
+        recording.loseNextAnswer();
+        assertThatThrownBy(() -> agent.runStep(Receiver.NONE)).isInstanceOf(UnavailableException.class);
+        assertThat(logged()).extracting(Message::text).containsExactly("start", "reply 1", "while busy");
+        assertThat(agent.queued()).isEmpty();
+        assertThatThrownBy(() -> agent.editQueued(queued.get().id(), "too late")).hasMessageContaining("already sent");
+
+        agent.runStep(Receiver.NONE);
+        assertThat(recording.calls.get(recording.calls.size() - 2).written()).as("the flush sent again").isZero();
+        assertThat(logged()).extracting(Message::text).containsExactly("start", "reply 1", "while busy", "reply 3");
+        assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
+    }
+
     @Test
     void compaction_isPersisted_andAResumedConversationStartsFromTheSummary() {
         Agent agent = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
@@ -233,36 +296,209 @@ class AgentTest {
         ScriptedProvider workerModel = new ScriptedProvider("scripted", r -> text("worker did: "
                 + r.messages().get(r.messages().size() - 1).text()));
         Map<String, java.util.function.Supplier<Agent>> workers = Map.of(
-                "worker-1", () -> team.agent(new AgentId("worker-1"), config(), workerModel),
-                "worker-2", () -> team.agent(new AgentId("worker-2"), config(), workerModel));
+                "worker-1", () -> team.agent(new AgentId("worker-1"), prompted("work"), workerModel),
+                "worker-2", () -> team.agent(new AgentId("worker-2"), prompted("work"), workerModel));
         ScriptedProvider orchestratorModel = new ScriptedProvider("scripted", ScriptedProvider.sequence(List.of(
                 Message.builder(Role.ASSISTANT)
                         .add(new ContentBlock.ToolCall("d1", "delegate", RawJson.of("{\"worker\":\"worker-1\",\"task\":\"A\"}")))
                         .add(new ContentBlock.ToolCall("d2", "delegate", RawJson.of("{\"worker\":\"worker-2\",\"task\":\"B\"}")))
                         .build(),
-                text("both done"))));
+                text("both done"),
+                Message.builder(Role.ASSISTANT)
+                        .add(new ContentBlock.ToolCall("d3", "delegate", RawJson.of("{\"worker\":\"worker-1\",\"task\":\"C\"}")))
+                        .build(),
+                text("done again"))));
         Agent orchestrator = team.agent(new AgentId("orchestrator"),
-                config().withTools(List.of(new DelegateTool(workers, Receiver.NONE))), orchestratorModel);
+                prompted("orchestrate").withTools(List.of(new DelegateTool(workers, Receiver.NONE))), orchestratorModel);
         orchestrator.submitUserMessage("split the work");
         orchestrator.runStep(Receiver.NONE);
         List<Entry> rows = team.sessionMessages();
         assertThat(rows).extracting(e -> e.agentId().value() + ":" + e.message().role().name())
-                .containsExactly("orchestrator:user", "orchestrator:assistant", "worker-1:user", "worker-1:assistant",
-                        "orchestrator:tool", "worker-2:user", "worker-2:assistant", "orchestrator:tool",
-                        "orchestrator:assistant");
-        assertThat(rows.get(4).message().toolResults().get(0).text()).isEqualTo("worker did: A");
+                .containsExactly("orchestrator:system", "orchestrator:user", "orchestrator:assistant", "worker-1:system",
+                        "worker-1:user", "worker-1:assistant", "orchestrator:tool", "worker-2:system", "worker-2:user",
+                        "worker-2:assistant", "orchestrator:tool", "orchestrator:assistant");
+        assertThat(rows.get(6).message().toolResults().get(0).text()).isEqualTo("worker did: A");
+        // Each worker is resumed for every task it gets; its prompt is written once, when its conversation starts.
+        orchestrator.submitUserMessage("again");
+        orchestrator.runStep(Receiver.NONE);
+        assertThat(loggedPrompts()).containsExactly("orchestrate", "work", "work");
         for (int i = 1; i < rows.size(); i++) {
             assertThat(rows.get(i).seq()).isGreaterThan(rows.get(i - 1).seq());
         }
     }
 
     @Test
-    void ephemeralAgent_neverReachesTheStore() {
-        Agent agent = new Agent(config(), ScriptedProvider.echo(), new NullSessionStore(), null, clock);
+    void promptQueuedOnTheNullStore_joinsTheConversationWhenFlushed() {
+        try (Store none = Stores.open("null:")) {
+            AtomicReference<QueuedPrompt> queued = new AtomicReference<>();
+            Agent agent = agentQueuingOnFirstCall(new AgentSession(none.log(), S, AgentId.MAIN, ids, clock), "while busy",
+                    queued);
+            agent.submitUserMessage("start");
+            agent.runStep(Receiver.NONE);
+            agent.runStep(Receiver.NONE);
+            assertThat(agent.messages()).extracting(Message::text)
+                    .containsExactly("start", "reply 1", "while busy", "reply 3");
+            assertThat(agent.conversation().get(2).entry()).isEqualTo(queued.get().id());
+            assertThat(none.log().load(S, null)).isEmpty();
+        }
+    }
+
+    @Test
+    void assistantReply_isStoredWithItsUsageInOneAppend() {
+        RecordingLog recording = new RecordingLog(log);
+        Agent agent = new Agent(config(), ScriptedProvider.echo(), new AgentSession(recording, S, AgentId.MAIN, ids,
+                clock), null, clock);
         agent.submitUserMessage("hi");
         agent.runStep(Receiver.NONE);
-        assertThat(agent.messages()).hasSize(2);
-        assertThat(log.list(null, 10).sessions()).isEmpty();
+        RecordingLog.Call reply = recording.calls.get(recording.calls.size() - 1);
+        assertThat(reply.batch()).extracting(e -> ((Message) e.payload()).role()).containsExactly(Role.ASSISTANT);
+        assertThat(reply.usage()).isEqualTo(((Message) reply.batch().get(0).payload()).usage());
+        assertThat(recording.calls).as("one write for the prompt, one for the reply and its usage").hasSize(2);
+        assertThat(log.loadUsage(S, AgentId.MAIN)).isEqualTo(reply.usage());
+    }
+
+    @Test
+    void adoptedConversation_endingInADanglingPrompt_continuesFromItsParent() {
+        Agent first = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("first");
+        first.runStep(Receiver.NONE);
+        first.submitUserMessage("never answered");
+        AgentSession session = store(AgentId.MAIN);
+        var loaded = session.loadConversation(Agent.resumeOptions());
+        assertThat(session.leaf()).as("reading moves nothing").isEqualTo(loaded.danglingUserEntry());
+        Agent resumed = new Agent(config(), ScriptedProvider.echo(), session, loaded, clock);
+        assertThat(session.leaf()).isEqualTo(loaded.continueFrom());
+        Entry edited = resumed.editDanglingPrompt("answered").orElseThrow();
+        assertThat(edited.parentId()).isEqualTo(log.load(S, null).get(2).parentId());
+    }
+
+    // ---- the system prompt: panto's seed-fresh and reconcile-on-resume ----
+
+    @Test
+    void freshStart_persistsTheSystemPromptOnce_asTheSessionsFirstEntry() {
+        Agent agent = new Agent(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        Message first = log.load(S, null).get(0).message();
+        assertThat(Agent.isSystemPrompt(first)).isTrue();
+        assertThat(first.text()).isEqualTo("be brief");
+        agent.submitUserMessage("hi");
+        agent.runStep(Receiver.NONE);
+        assertThat(loggedPrompts()).containsExactly("be brief");
+        assertThat(log.load(S, null)).hasSize(3);
+    }
+
+    @Test
+    void resumeWithTheSamePrompt_writesNothing() {
+        Agent first = new Agent(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("hi");
+        first.runStep(Receiver.NONE);
+        List<Entry> before = log.load(S, null);
+        Agent resumed = Agent.resume(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        assertThat(log.load(S, null)).isEqualTo(before);
+        assertThat(resumed.systemPrompt()).isEqualTo("be brief");
+    }
+
+    @Test
+    void resumeAfterACompactionCutThePromptFromTheConversation_withTheSamePrompt_writesNothing() {
+        Agent first = new Agent(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        for (int i = 0; i < 3; i++) {
+            first.submitUserMessage("q" + i);
+            first.runStep(Receiver.NONE);
+        }
+        first.compact(2, "we talked", "summarize");
+        List<Entry> before = log.load(S, null);
+        Agent resumed = Agent.resume(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        assertThat(resumed.messages()).extracting(Message::text).containsExactly("we talked", "q2", "You said: q2");
+        assertThat(log.load(S, null)).isEqualTo(before);
+    }
+
+    @Test
+    void resumeWithAChangedPrompt_appendsIt_andTheNextRequestUsesIt() {
+        Agent first = new Agent(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("hi");
+        first.runStep(Receiver.NONE);
+        List<ModelRequest> requests = new ArrayList<>();
+        ScriptedProvider provider = new ScriptedProvider("scripted", request -> {
+            requests.add(request);
+            return text("ok");
+        });
+        Agent resumed = Agent.resume(prompted("be thorough"), provider, store(AgentId.MAIN), clock);
+        assertThat(loggedPrompts()).containsExactly("be brief", "be thorough");
+        resumed.submitUserMessage("again");
+        resumed.runStep(Receiver.NONE);
+        assertThat(requests).singleElement().satisfies(r -> {
+            assertThat(r.systemPrompt()).isEqualTo("be thorough");
+            assertThat(r.messages()).noneMatch(Agent::isSystemPrompt);
+        });
+        assertThat(Agent.resume(prompted("be thorough"), provider, store(AgentId.MAIN), clock).systemPrompt())
+                .isEqualTo("be thorough");
+        assertThat(loggedPrompts()).hasSize(2);
+    }
+
+    @Test
+    void resumedConversationWithAChangedPrompt_logShowsBothPromptsInOrder() {
+        Agent first = new Agent(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("one");
+        first.runStep(Receiver.NONE);
+        Agent resumed = Agent.resume(prompted("be thorough"), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        resumed.submitUserMessage("two");
+        resumed.runStep(Receiver.NONE);
+        assertThat(log.load(S, null)).extracting(e -> e.message().role().name() + ":" + e.message().text())
+                .containsExactly("system:be brief", "user:one", "assistant:You said: one", "system:be thorough",
+                        "user:two", "assistant:You said: two");
+        assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
+    }
+
+    /** Under the prompt "be brief": a turn "one", then a prompt that a crash left without a reply. */
+    void promptedTurnThenADanglingPrompt(String dangling) {
+        Agent first = new Agent(prompted("be brief"), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
+        first.submitUserMessage("one");
+        first.runStep(Receiver.NONE);
+        first.submitUserMessage(dangling);
+    }
+
+    @Test
+    void resumeWithAChangedPromptAndADanglingPrompt_writesThePromptWhenTheDanglingOneIsResolved() {
+        promptedTurnThenADanglingPrompt("never answered");
+        Agent resumed = Agent.resume(prompted("be thorough"), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        assertThat(loggedPrompts()).as("not beside the dangling prompt, off its path").containsExactly("be brief");
+        resumed.sendDanglingPrompt();
+        resumed.runStep(Receiver.NONE);
+        assertThat(log.load(S, null)).extracting(e -> e.message().role().name() + ":" + e.message().text())
+                .containsExactly("system:be brief", "user:one", "assistant:You said: one", "user:never answered",
+                        "system:be thorough", "assistant:You said: never answered");
+        assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
+    }
+
+    @Test
+    void resumeWithAChangedPromptAndADanglingPrompt_writesThePromptBeforeTheEditedOne() {
+        promptedTurnThenADanglingPrompt("typo'd");
+        Agent resumed = Agent.resume(prompted("be thorough"), ScriptedProvider.echo(), store(AgentId.MAIN), clock);
+        resumed.editDanglingPrompt("fixed");
+        resumed.runStep(Receiver.NONE);
+        assertThat(Agent.resume(prompted("be thorough"), ScriptedProvider.echo(), store(AgentId.MAIN), clock).messages())
+                .extracting(m -> m.role().name() + ":" + m.text())
+                .containsExactly("system:be brief", "user:one", "assistant:You said: one", "system:be thorough",
+                        "user:fixed", "assistant:You said: fixed");
+        assertThat(loggedPrompts()).containsExactly("be brief", "be thorough");
+    }
+
+    @Test
+    void wholeTurnWithAToolCall_onTheNullStore_succeedsAndStoresNothing() {
+        try (Store none = Stores.open("null:")) {
+            ScriptedProvider provider = new ScriptedProvider("scripted", ScriptedProvider.sequence(List.of(
+                    calls("c1"), text("found it"))));
+            Agent agent = new Agent(prompted("be brief"), provider, new AgentSession(none.log(), S, AgentId.MAIN, ids,
+                    clock), null, clock);
+            agent.submitUserMessage("look it up");
+            StepResult result = agent.runStep(Receiver.NONE);
+            assertThat(result.toolCalls()).isEqualTo(1);
+            assertThat(result.reply().text()).isEqualTo("found it");
+            assertThat(agent.messages()).extracting(m -> m.role().name())
+                    .containsExactly("system", "user", "assistant", "tool", "assistant");
+            assertThat(none.log().load(S, null)).isEmpty();
+            assertThat(none.log().loadUsage(S, AgentId.MAIN)).isEqualTo(Usage.ZERO);
+            assertThat(none.catalog()).isEmpty();
+        }
     }
 
     @Test

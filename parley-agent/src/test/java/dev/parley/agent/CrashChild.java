@@ -10,6 +10,7 @@ import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.Role;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -30,7 +31,8 @@ public final class CrashChild {
         SessionId session = new SessionId(args[1]);
         PrintStream out = new PrintStream(System.out, true, "UTF-8");
         Clock clock = Clock.systemUTC();
-        try (MessageLog log = Stores.open(uri)) {
+        try (Store root = Stores.open(uri)) {
+            MessageLog log = root.log();
             AgentSession store = new AgentSession(log, session, AgentId.MAIN, IdGenerator.uuidV7(), clock);
             Agent agent = Agent.resume(config(), provider(), store, clock);
             Receiver acks = new Receiver() {

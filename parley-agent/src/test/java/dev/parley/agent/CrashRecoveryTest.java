@@ -13,6 +13,7 @@ import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.Role;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -95,7 +96,8 @@ class CrashRecoveryTest {
     }
 
     static void check(String uri, Set<EntryId> acknowledged, String where) {
-        try (MessageLog log = Stores.open(uri)) {
+        try (Store root = Stores.open(uri)) {
+            MessageLog log = root.log();
             List<Entry> entries = log.load(SESSION, null);
             Map<EntryId, Integer> count = new HashMap<>();
             entries.forEach(e -> count.merge(e.id(), 1, Integer::sum));

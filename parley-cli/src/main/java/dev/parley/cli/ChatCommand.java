@@ -6,17 +6,23 @@ import dev.parley.agent.ModelProvider;
 import dev.parley.agent.ModelProviders;
 import dev.parley.agent.StepResult;
 import dev.parley.core.AgentId;
+import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.IdGenerator;
-import dev.parley.core.Ids;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.AgentSession;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Message;
+import dev.parley.core.store.Store;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,9 +36,17 @@ import picocli.CommandLine.Spec;
  * a terminal; one-shot with {@code --prompt} or a prompt on standard input. Resuming a session whose last prompt
  * never got a reply reports that prompt: on a terminal you can send it again or type a replacement; with
  * {@code --prompt} the new prompt replaces it (a branch); {@code --send-pending} sends it as it is.
+ *
+ * <p>Which session: none named starts a new one; {@code --continue} resumes the store's most recent one (panto's
+ * {@code findMostRecentSession}, the catalog's {@link SessionCatalog#findMostRecent()}); a SESSION (id or unique
+ * prefix) must name an existing session, unless {@code --new} asks to create one of that id. A session that cannot be
+ * found is an error (exit 3), never silently a new session: a mistyped id must not start an empty conversation. A
+ * store without a catalog ({@code null:}) keeps no sessions: a chat on it runs and stores nothing.
  */
 @Command(name = "chat", mixinStandardHelpOptions = true, description = {"Chat with a model; every message is persisted as it happens.",
-        "Without SESSION a new session is started. Providers: scripted (built in, echoes), openai, anthropic, ollama."})
+        "Without SESSION a new session is started; --continue resumes the most recent one; a SESSION that does not "
+                + "exist is created only with --new.",
+        "Providers: scripted (built in, echoes), openai, anthropic, ollama."})
 final class ChatCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
@@ -40,8 +54,14 @@ final class ChatCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SESSION", description = "A session to resume (id or unique prefix).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SESSION", description = "A session to resume (id or unique prefix); with --new, the id of the session to create.")
     String session;
+
+    @Option(names = "--continue", description = "Resume the store's most recent session.")
+    boolean continueLatest;
+
+    @Option(names = "--new", description = "Create the session SESSION names (it must not exist yet).")
+    boolean createNew;
 
     @Option(names = "--provider", defaultValue = "scripted", paramLabel = "NAME", description = "The model provider (default ${DEFAULT-VALUE}).")
     String provider;
@@ -65,12 +85,13 @@ final class ChatCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        SessionId id = resolveOrCreate(err);
+        Store store = root.store();
+        SessionId id = chooseSession(store, err);
         String modelId = model != null ? model : defaultModel(provider);
         ModelProvider modelProvider = ModelProviders.create(provider, modelId, System.getenv());
         Clock clock = Clock.systemUTC();
-        AgentSession store = new AgentSession(root.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
-        Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, store, clock);
+        AgentSession agentSession = new AgentSession(store.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
+        Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, agentSession, clock);
         ConsoleReceiver receiver = new ConsoleReceiver(out, "");
         boolean terminal = System.console() != null && prompt == null;
 
@@ -149,22 +170,47 @@ final class ChatCommand implements Callable<Integer> {
         }
     }
 
-    private SessionId resolveOrCreate(PrintWriter err) {
-        if (session == null) {
-            SessionId fresh = IdGenerator.uuidV7().newSessionId();
-            err.println("session " + fresh);
-            err.flush();
-            return fresh;
+    /**
+     * The session to chat in (see the class comment). Nothing is created here: a new session comes into being with
+     * its first entry.
+     *
+     * @throws InvalidInputException if --continue is combined with SESSION or --new, or SESSION is not a valid id
+     * @throws NotFoundException if there is no session to continue, or SESSION names none and --new was not given
+     * @throws AlreadyExistsException if --new names a session that exists
+     */
+    private SessionId chooseSession(Store store, PrintWriter err) {
+        if (continueLatest && (createNew || session != null)) {
+            throw new InvalidInputException("--continue resumes the most recent session: give no SESSION and no --new");
         }
-        try {
-            return root.resolveSession(session);
-        } catch (dev.parley.core.NotFoundException e) {
-            if (Ids.isValid(session)) {
-                err.println("new session " + session);
-                return new SessionId(session);
+        Optional<SessionCatalog> catalog = store.catalog();
+        SessionId chosen;
+        if (continueLatest) {
+            chosen = catalog.flatMap(SessionCatalog::findMostRecent).map(SessionInfo::id).orElseThrow(() ->
+                    new NotFoundException("no session to continue in " + root.storeLabel()
+                            + (catalog.isEmpty() ? " (it keeps no sessions)" : "") + "; run parley chat to start one"));
+            err.println("session " + chosen);
+        } else if (session == null) {
+            chosen = IdGenerator.uuidV7().newSessionId();
+            err.println("session " + chosen);
+        } else if (createNew) {
+            chosen = new SessionId(session);
+            if (catalog.isPresent() && catalog.get().find(chosen).isPresent()) {
+                throw new AlreadyExistsException("session " + chosen + " already exists in " + root.storeLabel()
+                        + "; leave out --new to resume it");
             }
-            throw e;
+            err.println("new session " + chosen);
+        } else if (catalog.isEmpty()) {
+            throw new NotFoundException("no session " + session + " in " + root.storeLabel()
+                    + " (it keeps no sessions); pass --new to create it");
+        } else {
+            try {
+                chosen = root.resolveSession(session);
+            } catch (NotFoundException e) {
+                throw new NotFoundException(e.getMessage() + "; pass --new to create it", e);
+            }
         }
+        err.flush();
+        return chosen;
     }
 
     static String defaultModel(String provider) {

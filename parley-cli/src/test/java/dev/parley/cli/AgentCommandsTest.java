@@ -6,10 +6,10 @@ import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.AgentSession;
-import dev.parley.core.log.MessageLog;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.Role;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -18,10 +18,14 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code parley chat} and {@code parley demo}, run in-process against a real SQLite file. */
+/**
+ * {@code parley chat} and {@code parley demo}, run in-process against a real SQLite file; the session-choice rules of
+ * {@code chat} against named memory stores and the null store.
+ */
 class AgentCommandsTest {
     @TempDir
     Path dir;
@@ -45,14 +49,14 @@ class AgentCommandsTest {
     void chatTwiceOnOneSession_givesOneSessionWithTwoTurns() {
         String store = "sqlite:" + dir.resolve("chat.db");
         String session = "0199d0d0-0000-7000-8000-000000000001";
-        Run first = parley("--store", store, "chat", session, "--provider", "scripted", "--prompt", "hi");
+        Run first = parley("--store", store, "chat", "--new", session, "--provider", "scripted", "--prompt", "hi");
         assertThat(first.exit()).as(first.err()).isZero();
         assertThat(first.out()).contains("You said: hi");
         Run second = parley("--store", store, "chat", session, "--provider", "scripted", "--prompt", "hi");
         assertThat(second.exit()).as(second.err()).isZero();
-        try (MessageLog log = Stores.open(store)) {
-            assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).hasSize(1);
-            List<Message> messages = log.loadMessages(new SessionId(session), AgentId.MAIN).stream()
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.catalog().orElseThrow().list(null, 10).sessions()).hasSize(1);
+            List<Message> messages = opened.log().loadMessages(new SessionId(session), AgentId.MAIN).stream()
                     .map(Entry::message).toList();
             assertThat(messages).extracting(m -> m.role().name() + ":" + m.text())
                     .containsExactly("user:hi", "assistant:You said: hi", "user:hi", "assistant:You said: hi");
@@ -63,10 +67,10 @@ class AgentCommandsTest {
     void chatOnASessionKilledBetweenSubmitAndReply_reportsTheDanglingPrompt() {
         String store = "sqlite:" + dir.resolve("chat.db");
         SessionId session = new SessionId("0199d0d0-0000-7000-8000-000000000002");
-        assertThat(parley("--store", store, "chat", session.value(), "--prompt", "first").exit()).isZero();
+        assertThat(parley("--store", store, "chat", "--new", session.value(), "--prompt", "first").exit()).isZero();
         // What a kill between submit and reply leaves: the prompt is persisted before the provider is called.
-        try (MessageLog log = Stores.open(store)) {
-            new AgentSession(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC())
+        try (Store opened = Stores.open(store)) {
+            new AgentSession(opened.log(), session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC())
                     .appendMessages(List.of(Message.user("the prompt that never got a reply")));
         }
         Run resumed = parley("--store", store, "chat", "0199d0d0-0000-7000-8000-000000000002");
@@ -74,10 +78,65 @@ class AgentCommandsTest {
         assertThat(resumed.err()).contains("dangling prompt").contains("the prompt that never got a reply");
         Run sent = parley("--store", store, "chat", session.value(), "--send-pending");
         assertThat(sent.out()).contains("You said: the prompt that never got a reply");
-        try (MessageLog log = Stores.open(store)) {
-            assertThat(log.loadMessages(session, AgentId.MAIN)).extracting(e -> e.message().role())
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.log().loadMessages(session, AgentId.MAIN)).extracting(e -> e.message().role())
                     .containsExactly(Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
         }
+    }
+
+    /** A named memory store of this test alone: shared by every open in this JVM, so the CLI's runs see each other. */
+    static String memoryStore() {
+        return "memory:chat-" + UUID.randomUUID();
+    }
+
+    @Test
+    void chatContinue_resumesTheMostRecentSession() {
+        String store = memoryStore();
+        assertThat(parley("--store", store, "chat", "--new", "0199d0d0-0000-7000-8000-00000000000a", "--prompt", "a").exit())
+                .isZero();
+        assertThat(parley("--store", store, "chat", "--new", "0199d0d0-0000-7000-8000-00000000000b", "--prompt", "b").exit())
+                .isZero();
+        Run continued = parley("--store", store, "chat", "--continue", "--prompt", "c");
+        assertThat(continued.exit()).as(continued.err()).isZero();
+        assertThat(continued.err()).contains("session 0199d0d0-0000-7000-8000-00000000000b");
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.log().loadMessages(new SessionId("0199d0d0-0000-7000-8000-00000000000b"), AgentId.MAIN))
+                    .extracting(e -> e.message().text()).containsExactly("b", "You said: b", "c", "You said: c");
+        }
+    }
+
+    @Test
+    void chatContinue_onAStoreWithoutSessions_failsWithExit3() {
+        for (String store : new String[] {memoryStore(), "null:"}) {
+            Run run = parley("--store", store, "chat", "--continue", "--prompt", "hi");
+            assertThat(run.exit()).as(store).isEqualTo(3);
+            assertThat(run.err()).as(store).contains("no session to continue");
+        }
+    }
+
+    @Test
+    void chatOnAnIdThatNamesNoSession_failsWithExit3_andCreatesNothing_unlessNew() {
+        String store = memoryStore();
+        String id = "0199d0d0-0000-7000-8000-00000000000c";
+        Run unknown = parley("--store", store, "chat", id, "--prompt", "hi");
+        assertThat(unknown.exit()).isEqualTo(3);
+        assertThat(unknown.err()).contains("no session " + id).contains("--new");
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.catalog().orElseThrow().findMostRecent()).isEmpty();
+        }
+        assertThat(parley("--store", store, "chat", "--new", id, "--prompt", "hi").exit()).isZero();
+        Run again = parley("--store", store, "chat", "--new", id, "--prompt", "hi");
+        assertThat(again.exit()).as("--new on a session that exists").isEqualTo(4);
+        assertThat(parley("--store", store, "chat", "0199d0d0", "--prompt", "by prefix").exit()).isZero();
+    }
+
+    @Test
+    void chatOnTheNullStore_runsTheTurn_andExits0() {
+        Run run = parley("--store", "null:", "chat", "--system", "be brief", "--prompt", "hi");
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("You said: hi");
+        assertThat(parley("--store", "null:", "chat", "0199d0d0-0000-7000-8000-00000000000d", "--prompt", "hi").exit())
+                .as("the null store keeps no sessions to resume").isEqualTo(3);
     }
 
     @Test
