@@ -94,7 +94,7 @@ class OpenAiLoopbackTest {
         Store log = MemoryStore.open();
         SessionId session = new SessionId("0199e0e0-0000-7000-8000-000000000001");
         Agent agent = new Agent(AgentConfig.of("openai", "gpt-4o-mini", "Use tools.").withTools(List.of(weather)),
-                provider, new AgentSession(log, session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC()),
+                provider, new AgentSession(log.log(), session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC()),
                 null, Clock.systemUTC());
         agent.submitUserMessage("What's the weather in Lisbon?");
         StepResult result = agent.runStep(Receiver.NONE);
@@ -111,9 +111,11 @@ class OpenAiLoopbackTest {
         assertThat(toolMessage.get("content").asText()).isEqualTo("21°C, sunny in Lisbon");
 
         List<Message> logged = log.log().load(session, null).stream().map(Entry::message).toList();
-        assertThat(logged).extracting(m -> m.role().name()).containsExactly("user", "assistant", "tool", "assistant");
-        assertThat(logged.get(1).toolCalls().get(0).arguments().text()).isEqualTo("{\"city\":\"Lisbon\"}");
-        assertThat(logged.get(3).usage().inputTokens()).isEqualTo(95);
+        assertThat(logged).extracting(m -> m.role().name())
+                .containsExactly("system", "user", "assistant", "tool", "assistant");
+        assertThat(logged.get(0).text()).isEqualTo("Use tools.");
+        assertThat(logged.get(2).toolCalls().get(0).arguments().text()).isEqualTo("{\"city\":\"Lisbon\"}");
+        assertThat(logged.get(4).usage().inputTokens()).isEqualTo(95);
         assertThat(log.log().loadUsage(session, AgentId.MAIN).outputTokens()).isEqualTo(29);
     }
 
