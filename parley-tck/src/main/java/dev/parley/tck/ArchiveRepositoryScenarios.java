@@ -5,6 +5,7 @@ import static dev.parley.tck.Check.fails;
 import static dev.parley.tck.Check.that;
 
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.ChatArchiveManifest;
@@ -40,7 +41,11 @@ public final class ArchiveRepositoryScenarios {
                         ArchiveRepositoryScenarios::freshInstances),
                 new Scenario<>("AR-6", "malformed stored manifests propagate as read failures",
                         "a damaged manifest makes loading it fail",
-                        ArchiveRepositoryScenarios::corruption));
+                        ArchiveRepositoryScenarios::corruption),
+                new Scenario<>("AR-7", "archived messages read back exactly",
+                        "the messages an archive holds read back equal and in order, from a fresh instance; a locator"
+                                + " of no archive reads as empty",
+                        ArchiveRepositoryScenarios::messagesReadBack));
     }
 
     /** Runs every scenario and returns one verdict each. */
@@ -52,6 +57,23 @@ public final class ArchiveRepositoryScenarios {
         return new ArchiveAppend(session, ArchiveRecord.draft(archiveId, "archive " + archiveId, 2, Fixtures.day(day),
                 "gpt-5.4-mini"), List.of(ChatMessage.of("user", "old prompt " + archiveId),
                 ChatMessage.of("assistant", "old answer 😀 " + archiveId)), summary);
+    }
+
+    static void messagesReadBack(ArchiveRepositoryHarness h, String scope) {
+        List<ChatMessage> messages = List.of(
+                ChatMessage.of("user", "read a and b \u0000 😀"),
+                new ChatMessage("assistant", "", List.of(
+                        new ChatMessage.ToolCall("c1", "read", RawJson.of("{\"path\":\"a\",\"n\":1.50}")),
+                        new ChatMessage.ToolCall("c2", "read", RawJson.of("{\"path\":\"b\"}"))), null, null),
+                new ChatMessage("tool", "contents of a", null, "c1", null),
+                new ChatMessage("tool", "", List.of(), "c2", null));
+        ArchiveAppend.Result appended = h.createArchiveRepository(scope).append(new ArchiveAppend("s7",
+                ArchiveRecord.draft("a7", "archive a7", messages.size(), Fixtures.day(3), "gpt-5.4-mini"), messages,
+                "summary seven"));
+        ChatArchiveRepository fresh = h.createArchiveRepository(scope);
+        equal(Optional.of(messages), fresh.readMessages(appended.archive().path()), "the archived messages");
+        equal(Optional.empty(), fresh.readMessages(appended.archive().path() + "-missing"),
+                "a locator of no archive");
     }
 
     static void order(ArchiveRepositoryHarness h, String scope) {

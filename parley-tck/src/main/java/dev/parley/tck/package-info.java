@@ -57,6 +57,7 @@
  *   <li>AR-4 scope-bound repositories isolate identical archive addresses</li>
  *   <li>AR-5 fresh repository instances reopen complete archive state</li>
  *   <li>AR-6 malformed stored manifests propagate as read failures (needs damage injection)</li>
+ *   <li>AR-7 archived messages read back exactly</li>
  * </ul>
  *
  * <p>Everything here is thread-safe unless its documentation says otherwise.

@@ -15,6 +15,7 @@ import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.store.Scopes;
@@ -386,29 +387,42 @@ public final class FileRepositories {
 
         @Override
         public Optional<String> readSummary(String summaryLocator) {
+            return readLocated(summaryLocator, ".summary.md", "summary").map(text ->
+                    text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+        }
+
+        @Override
+        public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+            return readLocated(messagesLocator, ".jsonl", "archived message file").map(text ->
+                    ChatSessionCodec.parseArchivedMessagesJsonl(text, messagesLocator));
+        }
+
+        /** The text of the archive body a locator names, or empty if it names none of this store's. */
+        private Optional<String> readLocated(String locator, String suffix, String what) {
             owner.ensureOpen();
-            if (!summaryLocator.startsWith(LOCATOR_PREFIX)) {
+            if (!locator.startsWith(LOCATOR_PREFIX)) {
                 return Optional.empty();
             }
             Path file;
             try {
-                file = dir.resolve(BODIES).resolve(summaryLocator.substring(LOCATOR_PREFIX.length())).normalize();
+                file = dir.resolve(BODIES).resolve(locator.substring(LOCATOR_PREFIX.length())).normalize();
             } catch (java.nio.file.InvalidPathException e) {
                 return Optional.empty(); // not a path this store could have written
             }
             if (!file.startsWith(dir.resolve(BODIES))) {
-                throw new StorageCorruptionException(summaryLocator, "the locator escapes the store", null, true);
+                throw new StorageCorruptionException(locator, "the locator escapes the store", null, true);
             }
-            if (!summaryLocator.endsWith(".summary.md") || Files.isDirectory(file)) {
+            if (!locator.endsWith(suffix) || Files.isDirectory(file)) {
                 return Optional.empty();
             }
             try {
-                String text = Files.readString(file, StandardCharsets.UTF_8);
-                return Optional.of(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+                return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
             } catch (NoSuchFileException e) {
                 return Optional.empty();
+            } catch (java.nio.charset.MalformedInputException e) {
+                throw new StorageCorruptionException(file.toString(), "the " + what + " is not UTF-8", e, true);
             } catch (IOException e) {
-                throw new UnavailableException("cannot read the summary " + file + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot read the " + what + " " + file + ": " + e.getMessage(), e);
             }
         }
 

@@ -145,6 +145,59 @@ public final class ChatSessionCodec {
         return out.toString();
     }
 
+    /**
+     * Decodes what {@link #encodeArchivedMessages} wrote: the elements of a JSON array, each {@code {"index": i,
+     * …message}} with {@code i} counting from 0.
+     *
+     * @throws StorageCorruptionException naming {@code location} (and the element) if anything does not decode
+     */
+    public static List<ChatMessage> parseArchivedMessages(JsonNode array, String location) {
+        if (!array.isArray()) {
+            throw new StorageCorruptionException(location, "the archived messages are not a JSON array", null, true);
+        }
+        List<ChatMessage> out = new ArrayList<>(array.size());
+        for (JsonNode element : array) {
+            String where = location + " message " + out.size();
+            try {
+                if (!element.isObject()) {
+                    throw new StorageCorruptionException(where, "not a JSON object", null, true);
+                }
+                ObjectNode copy = ((ObjectNode) element).deepCopy();
+                JsonNode index = copy.remove("index");
+                if (index == null || !index.canConvertToInt() || index.asInt() != out.size()) {
+                    throw new StorageCorruptionException(where, "its index is " + index + ", expected " + out.size(),
+                            null, true);
+                }
+                out.add(parseMessage(StrictObject.of(copy, where)));
+            } catch (CorruptRecordException | InvalidInputException e) {
+                StorageCorruptionException c = corrupt(where, e);
+                throw new StorageCorruptionException(c.location(), c.detail(), e, true);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Decodes what {@link #archivedMessagesJsonl} wrote: one {@code {"index": i, …message}} object per line.
+     *
+     * @throws StorageCorruptionException naming {@code location} and the line if anything does not decode
+     */
+    public static List<ChatMessage> parseArchivedMessagesJsonl(String text, String location) {
+        com.fasterxml.jackson.databind.node.ArrayNode array = Json.mapper().createArrayNode();
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].isEmpty() && i == lines.length - 1) {
+                break;
+            }
+            try {
+                array.add(EntryCodec.parseRecord(lines[i], location + ":" + (i + 1)));
+            } catch (CorruptRecordException e) {
+                throw new StorageCorruptionException(e.location(), e.detail(), e, true);
+            }
+        }
+        return parseArchivedMessages(array, location);
+    }
+
     /** A transcript message as JSON (archives keep removed messages in this form). */
     public static ObjectNode encodeMessageNode(ChatMessage m) {
         return encodeMessage(m);
