@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.parley.core.log.FlushResult;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.Persistence;
-import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.AppendResult;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
@@ -26,9 +26,9 @@ class PersistenceTest {
         final AtomicInteger calls = new AtomicInteger();
 
         @Override
-        public List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch) {
+        public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
             calls.incrementAndGet();
-            return List.of();
+            return new AppendResult(List.of(), 0);
         }
 
         @Override
@@ -49,19 +49,9 @@ class PersistenceTest {
         }
 
         @Override
-        public void persistUsage(SessionId session, AgentId agent, Usage usage) {
-            calls.incrementAndGet();
-        }
-
-        @Override
         public Usage loadUsage(SessionId session, AgentId agent) {
             calls.incrementAndGet();
             return Usage.ZERO;
-        }
-
-        @Override
-        public Optional<SessionCatalog> catalog() {
-            return Optional.empty();
         }
 
         @Override
@@ -76,7 +66,7 @@ class PersistenceTest {
         assertThat(p.persistMessages(null, A, List.of(Message.user("x")))).isEmpty();
         p.persistUsage(null, A, Usage.of(1, 2));
         assertThat(p.loadMessages(null, A)).isEmpty();
-        assertThat(p.flushUnpersisted(null, A, List.of(Message.user("queued")))).isEqualTo(FlushResult.NOOP);
+        assertThat(p.flushUnpersisted(null, A, List.of(NewEntry.of(new EntryId("q"), null, null, Message.user("queued"))))).isEqualTo(FlushResult.NOOP);
         assertThat(log.calls).hasValue(0);
         assertThatThrownBy(() -> p.truncateAfter(null, new EntryId("e"))).isInstanceOf(NullPointerException.class);
     }
@@ -92,7 +82,7 @@ class PersistenceTest {
         assertThat(next.get(0).parentId()).isEqualTo(first.id());
         assertThat(next.get(1).parentId()).isEqualTo(next.get(0).id());
         assertThat(p.flushUnpersisted(s, A, List.of())).isEqualTo(FlushResult.NOOP);
-        assertThat(p.flushUnpersisted(s, A, List.of(Message.user("four")))).isEqualTo(FlushResult.FLUSHED);
+        assertThat(p.flushUnpersisted(s, A, List.of(NewEntry.of(new EntryId("four"), next.get(1).id(), null, Message.user("four"))))).isEqualTo(FlushResult.FLUSHED);
         assertThat(p.loadMessages(s, A)).extracting(e -> e.message().text()).containsExactly("one", "two", "three", "four");
         assertThat(p.loadSessionMessages(s)).hasSize(4);
     }
