@@ -24,44 +24,25 @@ import org.sqlite.SQLiteException;
  * processes' writers wait for it up to the busy timeout. So no row lock is needed. Times are epoch milliseconds,
  * decimals their plain text, and text is stored as is (SQLite keeps NUL).
  */
-final class SqliteDialect implements SqlDialect {
+final class SqliteDialect extends SqlDialect {
     static final String LOCATOR_PREFIX = "sqlite-archive:";
     private static final Set<SQLiteErrorCode> DAMAGED = Set.copyOf(EnumSet.of(SQLiteErrorCode.SQLITE_CORRUPT,
             SQLiteErrorCode.SQLITE_NOTADB, SQLiteErrorCode.SQLITE_CORRUPT_INDEX, SQLiteErrorCode.SQLITE_CORRUPT_VTAB));
     private static final Set<SQLiteErrorCode> LOCKED = Set.copyOf(EnumSet.of(SQLiteErrorCode.SQLITE_BUSY,
             SQLiteErrorCode.SQLITE_LOCKED, SQLiteErrorCode.SQLITE_BUSY_RECOVERY, SQLiteErrorCode.SQLITE_BUSY_SNAPSHOT));
+    private static final Spelling SPELLING = new Spelling("", "?", "%s IN (SELECT value FROM json_each(?))",
+            LOCATOR_PREFIX);
 
-    private final String where;
     private final Connection connection;
 
     SqliteDialect(String where, Connection connection) {
-        this.where = where;
+        super(where, SPELLING);
         this.connection = connection;
-    }
-
-    @Override
-    public String where() {
-        return where;
     }
 
     @Override
     public synchronized <T> T withConnection(ConnectionWork<T> work) throws SQLException {
         return work.run(connection);
-    }
-
-    @Override
-    public String forUpdate() {
-        return "";
-    }
-
-    @Override
-    public String jsonParameter() {
-        return "?";
-    }
-
-    @Override
-    public String isAnyOf(String column) {
-        return column + " IN (SELECT value FROM json_each(?))";
     }
 
     @Override
@@ -92,16 +73,6 @@ final class SqliteDialect implements SqlDialect {
     }
 
     @Override
-    public @Nullable String escape(@Nullable String text) {
-        return text;
-    }
-
-    @Override
-    public @Nullable String unescape(@Nullable String stored) {
-        return stored;
-    }
-
-    @Override
     public boolean isUniqueViolation(SQLException e) {
         return e instanceof SQLiteException s && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
                 || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
@@ -109,7 +80,7 @@ final class SqliteDialect implements SqlDialect {
 
     @Override
     public ParleyException map(SQLException e, String doing) {
-        return map(e, where, doing);
+        return map(e, where(), doing);
     }
 
     /** Parley's error for a SQLite failure; the SQL exception is the cause. */
@@ -126,16 +97,11 @@ final class SqliteDialect implements SqlDialect {
     }
 
     @Override
-    public String archiveLocatorPrefix() {
-        return LOCATOR_PREFIX;
-    }
-
-    @Override
     public synchronized void close() {
         try {
             connection.close();
         } catch (SQLException e) {
-            throw map(e, where, "close the database");
+            throw map(e, where(), "close the database");
         }
     }
 }
