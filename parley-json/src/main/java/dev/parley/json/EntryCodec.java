@@ -15,6 +15,7 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryKind;
 import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Role;
 import dev.parley.core.model.SourceRecord;
 import dev.parley.core.model.Usage;
@@ -57,14 +58,20 @@ public final class EntryCodec {
     public static ObjectNode encode(Entry entry) {
         ObjectNode out = Json.object();
         out.put("seq", entry.seq());
+        return encodeFields(out, entry.toNewEntry(), entry.agentId());
+    }
+
+    /** The fields of an entry after its seq, in canonical order. */
+    private static ObjectNode encodeFields(ObjectNode out, NewEntry entry, AgentId agent) {
         out.put("id", entry.id().value());
         out.put("parentId", entry.parentId() == null ? null : entry.parentId().value());
-        out.put("agent", entry.agentId().value());
+        out.put("agent", agent.value());
         if (entry.timestamp() != null) {
             out.put("timestamp", Instants.format(entry.timestamp()));
         }
-        out.put("kind", entry.kind().wireName());
-        out.set(payloadKey(entry.kind()), encodePayload(entry.payload()));
+        EntryKind kind = entry.payload().kind();
+        out.put("kind", kind.wireName());
+        out.set(payloadKey(kind), encodePayload(entry.payload()));
         if (entry.source() != null) {
             out.set("source", encodeSource(entry.source()));
         }
@@ -107,9 +114,15 @@ public final class EntryCodec {
      * own (the store assigns it on insert).
      */
     public static String encodeRow(Entry entry) {
-        ObjectNode body = encode(entry);
-        body.remove("seq");
-        return Json.write(body);
+        return encodeRow(entry.toNewEntry(), entry.agentId());
+    }
+
+    /**
+     * An entry about to be appended by {@code agent}, as a database row stores it: {@link #encodeRow(Entry)} of the
+     * entry it becomes, whatever seq the store then assigns.
+     */
+    public static String encodeRow(NewEntry entry, AgentId agent) {
+        return Json.write(encodeFields(Json.object(), entry, agent));
     }
 
     /**

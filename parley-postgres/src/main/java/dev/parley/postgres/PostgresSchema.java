@@ -2,13 +2,12 @@ package dev.parley.postgres;
 
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
+import dev.parley.jdbc.internal.Migrations;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
 
 /**
  * Parley's tables in a PostgreSQL database, versioned by the Flyway migrations under
@@ -22,14 +21,8 @@ public final class PostgresSchema {
     /** The highest migration version this code ships. A test checks it against the migration files. */
     public static final int CURRENT_VERSION = 2;
     /** Flyway's history table for Parley's migrations. */
-    public static final String HISTORY_TABLE = "parley_schema_history";
+    public static final String HISTORY_TABLE = Migrations.HISTORY_TABLE;
     static final String LOCATION = "classpath:dev/parley/postgres/migration";
-    /** Flyway reports each step at INFO; a migration is not news. Held strongly. */
-    private static final java.util.logging.Logger FLYWAY_LOG = java.util.logging.Logger.getLogger("org.flywaydb");
-
-    static {
-        FLYWAY_LOG.setLevel(java.util.logging.Level.WARNING);
-    }
 
     private PostgresSchema() {}
 
@@ -46,20 +39,8 @@ public final class PostgresSchema {
         if (installed == CURRENT_VERSION) {
             return;
         }
-        refuseNewer(installed, where);
-        try {
-            Flyway.configure(PostgresSchema.class.getClassLoader())
-                    .dataSource(dataSource)
-                    .locations(LOCATION)
-                    .table(HISTORY_TABLE)
-                    .failOnMissingLocations(true)
-                    .baselineOnMigrate(true)
-                    .baselineVersion("0")
-                    .load()
-                    .migrate();
-        } catch (FlywayException e) {
-            throw new UnavailableException("cannot migrate Parley's tables in " + where + ": " + e.getMessage(), e);
-        }
+        Migrations.refuseNewer(installed, CURRENT_VERSION, where);
+        Migrations.migrate(dataSource, LOCATION, true, where);
     }
 
     /**
@@ -72,7 +53,7 @@ public final class PostgresSchema {
         String where = describe(dataSource);
         checkEncoding(dataSource, where);
         int installed = installedVersion(dataSource, where);
-        refuseNewer(installed, where);
+        Migrations.refuseNewer(installed, CURRENT_VERSION, where);
         if (installed < CURRENT_VERSION) {
             throw new UnavailableException(where + " has Parley schema version " + installed + "; this code needs "
                     + CURRENT_VERSION + ": run the migrations (PostgresSchema.migrate, or open the store with migration"
@@ -85,24 +66,9 @@ public final class PostgresSchema {
         return installedVersion(dataSource, describe(dataSource));
     }
 
-    private static void refuseNewer(int installed, String where) {
-        if (installed > CURRENT_VERSION) {
-            throw new UnsupportedException(where + " has Parley schema version " + installed
-                    + ", newer than this Parley understands (" + CURRENT_VERSION + "); upgrade Parley to use it");
-        }
-    }
-
     private static int installedVersion(DataSource dataSource, String where) {
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            try (ResultSet rs = st.executeQuery("SELECT to_regclass('" + HISTORY_TABLE + "') IS NOT NULL")) {
-                if (!rs.next() || !rs.getBoolean(1)) {
-                    return 0;
-                }
-            }
-            try (ResultSet rs = st.executeQuery("SELECT version FROM " + HISTORY_TABLE
-                    + " WHERE success AND version IS NOT NULL")) {
-                return newest(rs);
-            }
+        try (Connection c = dataSource.getConnection()) {
+            return Migrations.installedVersion(c, "SELECT to_regclass('" + HISTORY_TABLE + "') IS NOT NULL");
         } catch (SQLException e) {
             throw PostgresErrors.map(e, where, "read the schema version");
         }
@@ -127,13 +93,5 @@ public final class PostgresSchema {
             return "postgres:" + PostgresStoreProvider.redact(h.getJdbcUrl());
         }
         return "postgres:" + dataSource.getClass().getSimpleName();
-    }
-
-    private static int newest(ResultSet rs) throws SQLException {
-        java.util.List<String> versions = new java.util.ArrayList<>();
-        while (rs.next()) {
-            versions.add(rs.getString(1));
-        }
-        return dev.parley.core.store.SchemaVersions.newest(versions);
     }
 }

@@ -5,15 +5,15 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.UnavailableException;
-import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;
+import dev.parley.core.store.StoreUri;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Serves {@code postgres:JDBC-URL}, e.g. {@code postgres:jdbc:postgresql://db.internal:5432/app?user=parley}: a
@@ -21,16 +21,18 @@ import java.util.Map;
  *
  * <p>Credentials come from the URL ({@code user}, {@code password}) or, when it has none, from the environment:
  * {@code PARLEY_POSTGRES_USER} / {@code PARLEY_POSTGRES_PASSWORD}, then libpq's {@code PGUSER} / {@code PGPASSWORD}.
- * Parley's own parameters are taken out of the URL before it reaches the driver:
+ * Parley's own parameters are taken out of the URL before it reaches the driver ({@link StoreUri}):
  * <ul>
- *   <li>{@code parley.scope} — the message log's scope (default {@value PostgresStore#DEFAULT_SCOPE});</li>
- *   <li>{@code parley.migrate} — {@code true} (default) applies missing migrations on open, {@code false} only
+ *   <li>{@code parley.scope} — binds and pins the store's scope (every backend's parameter);</li>
+ *   <li>{@value #MIGRATE} — {@code true} (default) applies missing migrations on open, {@code false} only
  *       validates the schema;</li>
- *   <li>{@code parley.pool} — the pool's maximum size (default 8).</li>
+ *   <li>{@value #POOL} — the pool's maximum size, 1 to 100 (default {@value #DEFAULT_POOL}).</li>
  * </ul>
- * Every other parameter goes to pgjdbc as written.
+ * Every other parameter goes to pgjdbc as written. Passwords never appear in messages or pool names.
  */
 public final class PostgresStoreProvider implements StoreProvider {
+    static final String MIGRATE = "parley.migrate";
+    static final String POOL = "parley.pool";
     static final int DEFAULT_POOL = 8;
 
     @Override
@@ -39,8 +41,13 @@ public final class PostgresStoreProvider implements StoreProvider {
     }
 
     @Override
-    public MessageLog open(String location, StoreOptions options) {
-        Parsed p = parse(location, System.getenv());
+    public Set<String> parameters() {
+        return Set.of(MIGRATE, POOL);
+    }
+
+    @Override
+    public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
+        Parsed p = parse(uri, System.getenv());
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(p.jdbcUrl);
         if (p.user != null) {
@@ -62,82 +69,65 @@ public final class PostgresStoreProvider implements StoreProvider {
             throw new UnavailableException("cannot connect to postgres:" + redact(p.jdbcUrl) + ": " + cause.getMessage(), e);
         }
         try {
-            return PostgresStore.builder(dataSource).scope(p.scope).migrate(p.migrate).options(options)
-                    .closeDataSource(true).build();
+            return PostgresStore.builder(dataSource).migrate(p.migrate).options(options).closeDataSource(true)
+                    .build(uri.text(), scope, scopePinned);
         } catch (RuntimeException e) {
             dataSource.close();
             throw e;
         }
     }
 
-    /** A parsed location. */
-    record Parsed(String jdbcUrl, String user, String password, String scope, boolean migrate, int pool) {}
+    /** A parsed location: the URL for the driver, credentials from the environment, Parley's settings. */
+    record Parsed(String jdbcUrl, @Nullable String user, @Nullable String password, boolean migrate, int pool) {}
 
-    static Parsed parse(String location, Map<String, String> env) {
-        if (!location.startsWith("jdbc:postgresql:")) {
+    static Parsed parse(StoreUri uri, Map<String, String> env) {
+        String url = uri.location();
+        if (!url.startsWith("jdbc:postgresql:")) {
             throw new InvalidInputException("postgres: needs a JDBC URL, e.g. postgres:jdbc:postgresql://localhost:5432/app"
-                    + "?user=parley; got 'postgres:" + redact(location) + "'");
+                    + "?user=parley; got 'postgres:" + redact(url) + "'");
         }
-        int q = location.indexOf('?');
-        String base = q < 0 ? location : location.substring(0, q);
-        Map<String, String> params = new LinkedHashMap<>();
-        List<String> kept = new ArrayList<>();
+        boolean hasUser = false;
+        boolean hasPassword = false;
+        int q = url.indexOf('?');
         if (q >= 0) {
-            for (String pair : location.substring(q + 1).split("&")) {
-                if (pair.isEmpty()) {
-                    continue;
-                }
+            for (String pair : url.substring(q + 1).split("&")) {
                 int eq = pair.indexOf('=');
                 String key = eq < 0 ? pair : pair.substring(0, eq);
-                String value;
-                try {
-                    value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidInputException("the value of URL parameter '" + key
-                            + "' has a malformed %-escape (write % as %25)");
-                }
-                if (key.startsWith("parley.")) {
-                    params.put(key, value);
-                } else {
-                    kept.add(pair);
-                    if (key.equals("user") || key.equals("password")) {
-                        params.put(key, value);
+                hasUser |= key.equals("user");
+                hasPassword |= key.equals("password");
+                if (eq >= 0 && (key.equals("user") || key.equals("password"))) {
+                    try {
+                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                    } catch (IllegalArgumentException e) {
+                        throw new InvalidInputException("the value of URL parameter '" + key
+                                + "' has a malformed %-escape (write % as %25)");
                     }
                 }
             }
         }
-        for (String key : params.keySet()) {
-            if (key.startsWith("parley.") && !List.of("parley.scope", "parley.migrate", "parley.pool").contains(key)) {
-                throw new InvalidInputException("unknown store parameter '" + key
-                        + "'; known: parley.scope, parley.migrate, parley.pool");
-            }
-        }
-        String user = params.containsKey("user") ? null : firstOf(env, "PARLEY_POSTGRES_USER", "PGUSER");
-        String password = params.containsKey("password") ? null : firstOf(env, "PARLEY_POSTGRES_PASSWORD", "PGPASSWORD");
-        String migrate = params.getOrDefault("parley.migrate", "true");
+        String migrate = uri.parameter(MIGRATE) == null ? "true" : uri.parameter(MIGRATE);
         if (!migrate.equals("true") && !migrate.equals("false")) {
-            throw new InvalidInputException("parley.migrate must be true or false, got '" + migrate + "'");
+            throw new InvalidInputException(MIGRATE + " must be true or false, got '" + migrate + "'");
         }
+        String poolText = uri.parameter(POOL) == null ? Integer.toString(DEFAULT_POOL) : uri.parameter(POOL);
         int pool;
         try {
-            pool = Integer.parseInt(params.getOrDefault("parley.pool", Integer.toString(DEFAULT_POOL)));
+            pool = Integer.parseInt(poolText);
         } catch (NumberFormatException e) {
-            throw new InvalidInputException("parley.pool must be a number from 1 to 100, got '" + params.get("parley.pool")
-                    + "'");
+            pool = 0;
         }
         if (pool < 1 || pool > 100) {
-            throw new InvalidInputException("parley.pool must be a number from 1 to 100, got " + pool);
+            throw new InvalidInputException(POOL + " must be a number from 1 to 100, got '" + poolText + "'");
         }
-        String url = kept.isEmpty() ? base : base + "?" + String.join("&", kept);
         if (org.postgresql.Driver.parseURL(url, null) == null) {
             throw new InvalidInputException("postgres:" + redact(url) + " is not a JDBC URL the PostgreSQL driver accepts"
                     + " (jdbc:postgresql://HOST[:PORT]/DATABASE[?PARAMETERS])");
         }
-        return new Parsed(url, user, password, PostgresStore.requireScope(params.getOrDefault("parley.scope",
-                PostgresStore.DEFAULT_SCOPE)), Boolean.parseBoolean(migrate), pool);
+        return new Parsed(url, hasUser ? null : firstOf(env, "PARLEY_POSTGRES_USER", "PGUSER"),
+                hasPassword ? null : firstOf(env, "PARLEY_POSTGRES_PASSWORD", "PGPASSWORD"), migrate.equals("true"), pool);
     }
 
-    private static String firstOf(Map<String, String> env, String... names) {
+    private static @Nullable String firstOf(Map<String, String> env, String... names) {
         for (String n : names) {
             String v = env.get(n);
             if (v != null && !v.isEmpty()) {

@@ -26,14 +26,14 @@ class MultiProcessTest {
     }
 
     @Test
-    void threeReplicasOnTheEmbeddedServer() throws Exception {
+    void run_threeReplicasOnTheEmbeddedServer_loseNoWrite() throws Exception {
         check(MultiProcessCas.run("postgres:" + TestDatabases.newEmbeddedDatabase(), "replicas", 3, 3,
                 Duration.ofSeconds(4), dir, true));
     }
 
     @Test
     @EnabledIfEnvironmentVariable(named = TestDatabases.EXTERNAL, matches = ".+")
-    void threeReplicasOnTheGivenServer() throws Exception {
+    void run_threeReplicasOnTheGivenServer_loseNoWrite() throws Exception {
         check(MultiProcessCas.run("postgres:" + TestDatabases.external(), "replicas-" + System.nanoTime(), 3, 3,
                 Duration.ofSeconds(4), dir, true));
     }

@@ -1,178 +1,54 @@
 package dev.parley.postgres;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.parley.core.EntryId;
-import dev.parley.core.SessionId;
-import dev.parley.core.log.MessageLog;
-import dev.parley.core.repository.ChatArchiveRepository;
-import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.store.Scopes;
-import dev.parley.tck.ArchiveRepositoryConformance;
 import dev.parley.tck.ArchiveRepositoryHarness;
-import dev.parley.tck.MessageLogConformance;
+import dev.parley.tck.ArchiveRepositoryScenarios;
+import dev.parley.tck.ConformanceRunner;
 import dev.parley.tck.MessageLogHarness;
-import dev.parley.tck.SessionRepositoryConformance;
+import dev.parley.tck.MessageLogScenarios;
+import dev.parley.tck.Scenario;
 import dev.parley.tck.SessionRepositoryHarness;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Nested;
+import dev.parley.tck.SessionRepositoryScenarios;
+import dev.parley.tck.StoreHarness;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
 /**
- * The whole conformance kit on PostgreSQL: on the embedded server (always), and on the server that
+ * The whole conformance kit — message log, session records, archives — on PostgreSQL through the store URI, as
+ * {@code parley conformance --store postgres:…} runs it: on the embedded server (always), and on the server that
  * {@code PARLEY_TEST_POSTGRES_URL} names (when it is set; {@code .ci/run} sets it to the machine's own PostgreSQL).
- * Every {@code createRepository} and {@code open} builds a new store instance; scopes keep scenarios apart.
+ * Every scenario runs in a scope of its own, so the external database may hold other data.
  */
 class PostgresConformanceTest {
 
-    /** The three kits against one database. */
-    abstract static class Target {
-        final HikariDataSource pool;
-
-        Target(String jdbcUrl) {
-            pool = TestDatabases.pool(jdbcUrl);
-        }
-
-        PostgresStore store(String scope) {
-            return PostgresStore.builder(pool).scope(scope).build();
-        }
-
-        Repositories repositories() {
-            return store(PostgresStore.DEFAULT_SCOPE).repositories().orElseThrow();
-        }
-
-        MessageLogHarness messageLog() {
-            return new MessageLogHarness() {
-                @Override
-                public MessageLog open(String scope) {
-                    return store(scope);
-                }
-
-                @Override
-                public void cleanupScope(String scope) {
-                    PostgresConformanceSupport.dropLogScope(pool, scope);
-                }
-
-                @Override
-                public void corruptEntry(String scope, SessionId session, EntryId entry) {
-                    PostgresConformanceSupport.corruptEntry(pool, scope, session.value(), entry.value());
-                }
-            };
-        }
-
-        SessionRepositoryHarness sessions() {
-            return new SessionRepositoryHarness() {
-                @Override
-                public ChatSessionRepository createRepository(String scopeId) {
-                    return repositories().sessions(scopeId);
-                }
-
-                @Override
-                public void cleanupScope(String scopeId) {
-                    repositories().dropScope(scopeId);
-                }
-
-                @Override
-                public void corruptSessionRecord(String scopeId, String sessionId) {
-                    PostgresConformanceSupport.corruptSessionRecord(pool, scopeId, sessionId);
-                }
-            };
-        }
-
-        ArchiveRepositoryHarness archives() {
-            return new ArchiveRepositoryHarness() {
-                @Override
-                public ChatArchiveRepository createRepository(String scopeId) {
-                    return repositories().archives(scopeId);
-                }
-
-                @Override
-                public void cleanupScope(String scopeId) {
-                    repositories().dropScope(scopeId);
-                }
-
-                @Override
-                public void corruptManifest(String scopeId, String sessionId) {
-                    PostgresConformanceSupport.corruptManifest(pool, scopeId, sessionId);
-                }
-            };
-        }
+    @TestFactory
+    Stream<DynamicNode> embeddedServer() {
+        return allKits("postgres:" + TestDatabases.newEmbeddedDatabase());
     }
 
-    static Target embedded;
-    static Target external;
-
-    static synchronized Target embedded() {
-        if (embedded == null) {
-            embedded = new Target(TestDatabases.newEmbeddedDatabase()) {};
-        }
-        return embedded;
-    }
-
-    static synchronized Target external() {
-        if (external == null) {
-            external = new Target(TestDatabases.external()) {};
-        }
-        return external;
-    }
-
-    @AfterAll
-    static void closePools() {
-        if (embedded != null) {
-            embedded.pool.close();
-        }
-        if (external != null) {
-            external.pool.close();
-        }
-    }
-
-    @Nested
-    class EmbeddedMessageLog extends MessageLogConformance {
-        @Override
-        protected MessageLogHarness harness() {
-            return embedded().messageLog();
-        }
-    }
-
-    @Nested
-    class EmbeddedSessions extends SessionRepositoryConformance {
-        @Override
-        protected SessionRepositoryHarness harness() {
-            return embedded().sessions();
-        }
-    }
-
-    @Nested
-    class EmbeddedArchives extends ArchiveRepositoryConformance {
-        @Override
-        protected ArchiveRepositoryHarness harness() {
-            return embedded().archives();
-        }
-    }
-
-    @Nested
+    @TestFactory
     @EnabledIfEnvironmentVariable(named = TestDatabases.EXTERNAL, matches = ".+")
-    class ExternalMessageLog extends MessageLogConformance {
-        @Override
-        protected MessageLogHarness harness() {
-            return external().messageLog();
-        }
+    Stream<DynamicNode> givenServer() {
+        return allKits("postgres:" + TestDatabases.external());
     }
 
-    @Nested
-    @EnabledIfEnvironmentVariable(named = TestDatabases.EXTERNAL, matches = ".+")
-    class ExternalSessions extends SessionRepositoryConformance {
-        @Override
-        protected SessionRepositoryHarness harness() {
-            return external().sessions();
-        }
+    static Stream<DynamicNode> allKits(String uri) {
+        StoreHarness harness = StoreHarness.of(uri);
+        return Stream.of(
+                kit("message log", MessageLogScenarios.all(), harness, MessageLogHarness::cleanupScope),
+                kit("session records", SessionRepositoryScenarios.all(), harness,
+                        SessionRepositoryHarness::cleanupScope),
+                kit("archives", ArchiveRepositoryScenarios.all(), harness, ArchiveRepositoryHarness::cleanupScope));
     }
 
-    @Nested
-    @EnabledIfEnvironmentVariable(named = TestDatabases.EXTERNAL, matches = ".+")
-    class ExternalArchives extends ArchiveRepositoryConformance {
-        @Override
-        protected ArchiveRepositoryHarness harness() {
-            return external().archives();
-        }
+    static <H> DynamicContainer kit(String name, List<Scenario<H>> scenarios, H harness,
+                                    BiConsumer<H, String> cleanup) {
+        return DynamicContainer.dynamicContainer(name, scenarios.stream().map(scenario ->
+                DynamicTest.dynamicTest(scenario.title(), () -> ConformanceRunner.runOne(scenario, harness, cleanup))));
     }
 }

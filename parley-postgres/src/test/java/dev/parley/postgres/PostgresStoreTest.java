@@ -10,27 +10,31 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
-import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.CatalogQuery;
+import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
-import dev.parley.core.store.Scopes;
+import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.StoreOptions;
+import dev.parley.core.store.StoreUri;
 import dev.parley.core.store.Stores;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import java.util.concurrent.CompletableFuture;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,39 +58,41 @@ class PostgresStoreTest {
     static final String NASTY = "a\u0000b \uE000 c\uE0000 \uE000\uE000 \u0000\u0000 😀";
 
     @Test
-    void textPostgresRefusesRoundTripsExactly() {
+    void store_textPostgresCannotHold_roundTripsExactly() {
         Instant t = Instant.parse("2026-02-01T10:00:00.123Z");
-        try (MessageLog log = Stores.open("postgres:" + url)) {
+        try (Store store = Stores.open("postgres:" + url)) {
             SessionId s = new SessionId("nul-session");
-            log.catalog().orElseThrow().create(new NewSession(s, NASTY, NASTY, Map.of()));
-            log.append(s, AgentId.MAIN, List.of(NewEntry.of(new EntryId("e1"), null, t, Message.user(NASTY)),
+            store.catalog().orElseThrow().create(new NewSession(s, NASTY, NASTY, Map.of()));
+            store.log().append(s, AgentId.MAIN, List.of(NewEntry.of(new EntryId("e1"), null, t, Message.user(NASTY)),
                     NewEntry.of(new EntryId("e2"), new EntryId("e1"), t, Message.user("lone \ud800 surrogate"))));
 
-            assertThat(log.load(s, null)).extracting(e -> ((Message) e.payload()).text())
+            assertThat(store.log().load(s, null)).extracting(e -> ((Message) e.payload()).text())
                     .containsExactly(NASTY, "lone \ud800 surrogate");
-            assertThat(log.catalog().orElseThrow().find(s).orElseThrow().title()).isEqualTo(NASTY);
-            assertThat(log.catalog().orElseThrow().findByOrigin(NASTY)).hasSize(1);
+            assertThat(store.catalog().orElseThrow().find(s).orElseThrow().title()).isEqualTo(NASTY);
+            assertThat(store.catalog().orElseThrow().findByOrigin(NASTY)).hasSize(1);
 
-            Repositories repos = log.repositories().orElseThrow();
+            Store scoped = store.withScope("s");
+            ChatSessionRepository records = scoped.sessions().orElseThrow();
+            ChatArchiveRepository archives = scoped.archives().orElseThrow();
             ChatSession record = ChatSession.builder("r1", t).name(NASTY).workspaceId(NASTY)
                     .history(List.of(ChatMessage.of("user", NASTY))).build();
-            repos.sessions("s").create(record);
-            repos.sessions("s").create(ChatSession.builder("r2", t).name("other").workspaceId("a\uE000b").build());
-            assertThat(repos.sessions("s").read("r1").orElseThrow().session()).isEqualTo(record);
-            assertThat(repos.sessions("s").list(new CatalogQuery(null, 10, NASTY, null)).items())
+            records.create(record);
+            records.create(ChatSession.builder("r2", t).name("other").workspaceId("a\uE000b").build());
+            assertThat(records.read("r1").orElseThrow().session()).isEqualTo(record);
+            assertThat(records.list(new CatalogQuery(null, 10, NASTY, null)).items())
                     .extracting(e -> e.id()).containsExactly("r1");
-            ArchiveAppend.Result archived = repos.archives("s").append(new ArchiveAppend("r1",
+            ArchiveAppend.Result archived = archives.append(new ArchiveAppend("r1",
                     ArchiveRecord.draft("a1", NASTY, 1, t, null), List.of(ChatMessage.of("user", NASTY)), NASTY));
-            assertThat(repos.archives("s").readSummary(archived.archive().summaryPath())).contains(NASTY);
+            assertThat(archives.readSummary(archived.archive().summaryPath())).contains(NASTY);
             // Ids PostgreSQL cannot hold are refused up front, as on every backend, not failed as "unavailable".
-            assertThatThrownBy(() -> repos.sessions("s").read("a\u0000b")).isInstanceOf(InvalidInputException.class);
-            assertThatThrownBy(() -> repos.sessions("s").delete("a\u0000b", 1)).isInstanceOf(InvalidInputException.class);
-            assertThatThrownBy(() -> repos.sessions("\uD800")).isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> records.read("a\u0000b")).isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> records.delete("a\u0000b", 1)).isInstanceOf(InvalidInputException.class);
+            assertThatThrownBy(() -> store.withScope("\uD800")).isInstanceOf(InvalidInputException.class);
         }
     }
 
     @Test
-    void theEscapeIsInjective() {
+    void pgText_escape_isInjective() {
         Random random = new Random(20261129);
         char[] alphabet = {'a', '\u0000', '\uE000', '0', 'x'};
         for (int i = 0; i < 20_000; i++) {
@@ -102,7 +108,7 @@ class PostgresStoreTest {
     }
 
     @Test
-    void aDatabaseNewerThanTheCodeIsRefusedAndAnOlderOneNamesTheFix() throws Exception {
+    void schema_newerThanTheCode_isRefused_andAnOlderOneNamesTheFix() throws Exception {
         String newer = TestDatabases.newEmbeddedDatabase();
         try (HikariDataSource ds = TestDatabases.pool(newer)) {
             PostgresSchema.migrate(ds);
@@ -138,49 +144,54 @@ class PostgresStoreTest {
     }
 
     @Test
-    void currentVersionIsTheNewestMigration() throws Exception {
-        Path dir = Path.of("src/main/resources/dev/parley/postgres/migration");
-        Pattern name = Pattern.compile("V(\\d+)__.*\\.sql");
-        try (Stream<Path> files = Files.list(dir)) {
-            int newest = files.map(p -> name.matcher(p.getFileName().toString())).filter(java.util.regex.Matcher::matches)
-                    .mapToInt(m -> Integer.parseInt(m.group(1))).max().orElseThrow();
-            assertThat(PostgresSchema.CURRENT_VERSION).isEqualTo(newest);
+    void currentVersion_isTheNewestMigrationFlywayFinds() {
+        String fresh = TestDatabases.newEmbeddedDatabase();
+        try (HikariDataSource ds = TestDatabases.pool(fresh)) {
+            MigrationInfo[] found = Flyway.configure().dataSource(ds).locations(PostgresSchema.LOCATION)
+                    .table(PostgresSchema.HISTORY_TABLE).load().info().all();
+            assertThat(found).isNotEmpty();
+            assertThat(found[found.length - 1].getVersion().getVersion())
+                    .isEqualTo(Integer.toString(PostgresSchema.CURRENT_VERSION));
         }
     }
 
+    static PostgresStoreProvider.Parsed parse(String uri, Map<String, String> env) {
+        PostgresStoreProvider provider = new PostgresStoreProvider();
+        return PostgresStoreProvider.parse(StoreUri.parse(uri).requireKnown(provider.parameters()), env);
+    }
+
     @Test
-    void theUriCarriesScopeMigrationAndPoolAndKeepsThePasswordOutOfMessages() {
-        PostgresStoreProvider.Parsed p = PostgresStoreProvider.parse("jdbc:postgresql://h:5/db?user=u&password=s3cret"
+    void uri_carriesMigrationAndPool_andKeepsThePasswordOutOfMessages() {
+        PostgresStoreProvider.Parsed p = parse("postgres:jdbc:postgresql://h:5/db?user=u&password=s3cret"
                 + "&parley.scope=tenant-7&parley.migrate=false&parley.pool=3&sslmode=require", Map.of());
         assertThat(p.jdbcUrl()).isEqualTo("jdbc:postgresql://h:5/db?user=u&password=s3cret&sslmode=require");
-        assertThat(p.scope()).isEqualTo("tenant-7");
         assertThat(p.migrate()).isFalse();
         assertThat(p.pool()).isEqualTo(3);
         assertThat(p.user()).isNull();
         assertThat(PostgresStoreProvider.redact(p.jdbcUrl())).doesNotContain("s3cret");
 
-        PostgresStoreProvider.Parsed env = PostgresStoreProvider.parse("jdbc:postgresql://h/db",
+        PostgresStoreProvider.Parsed env = parse("postgres:jdbc:postgresql://h/db",
                 Map.of("PGUSER", "libpq-user", "PARLEY_POSTGRES_PASSWORD", "pw"));
         assertThat(env.user()).isEqualTo("libpq-user");
         assertThat(env.password()).isEqualTo("pw");
 
-        assertThatThrownBy(() -> PostgresStoreProvider.parse("jdbc:postgresql://h/db?parley.scop=x", Map.of()))
+        assertThatThrownBy(() -> parse("postgres:jdbc:postgresql://h/db?parley.scop=x", Map.of()))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("parley.scop");
-        assertThatThrownBy(() -> PostgresStoreProvider.parse("postgresql://h/db", Map.of()))
+        assertThatThrownBy(() -> parse("postgres:postgresql://h/db", Map.of()))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("JDBC URL");
-        assertThatThrownBy(() -> PostgresStoreProvider.parse("jdbc:postgresql://h/db?parley.pool=0", Map.of()))
+        assertThatThrownBy(() -> parse("postgres:jdbc:postgresql://h/db?parley.pool=0", Map.of()))
                 .isInstanceOf(InvalidInputException.class);
-        assertThatThrownBy(() -> PostgresStoreProvider.parse("jdbc:postgresql://h/db?user=u&password=50%zzs3cret",
-                Map.of())).isInstanceOf(InvalidInputException.class).hasMessageContaining("password")
+        assertThatThrownBy(() -> parse("postgres:jdbc:postgresql://h/db?user=u&password=50%zzs3cret", Map.of()))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("password")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("s3cret").doesNotContain("zz"));
-        assertThatThrownBy(() -> PostgresStoreProvider.parse("jdbc:postgresql://h:notaport/db?password=pw", Map.of()))
+        assertThatThrownBy(() -> parse("postgres:jdbc:postgresql://h:notaport/db?password=pw", Map.of()))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("not a JDBC URL")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("=pw"));
         assertThat(PostgresStoreProvider.redact("jdbc:postgresql://u:s3cret@h/db")).doesNotContain("s3cret");
     }
 
     @Test
-    void aDeadServerIsATypedRetriableErrorThatNamesIt() {
+    void open_deadServer_isATypedRetriableErrorThatNamesIt() {
         assertThatThrownBy(() -> Stores.open("postgres:jdbc:postgresql://127.0.0.1:1/none?user=x&password=secret"))
                 .isInstanceOf(UnavailableException.class)
                 .hasMessageContaining("127.0.0.1:1")
@@ -188,15 +199,48 @@ class PostgresStoreTest {
     }
 
     @Test
-    void logScopesAreIsolatedInOneDatabase() {
-        try (MessageLog a = Stores.open("postgres:" + url + "&parley.scope=tenant-a");
-             MessageLog b = Stores.open("postgres:" + url + "&parley.scope=tenant-b")) {
+    void scopes_inOneDatabase_areIsolatedAndAPinnedOneCannotBeLeft() {
+        try (Store a = Stores.open("postgres:" + url + "&parley.scope=tenant-a");
+             Store b = Stores.open("postgres:" + url + "&parley.scope=tenant-b")) {
             SessionId s = new SessionId("same-id");
-            a.append(s, AgentId.MAIN, List.of(NewEntry.of(new EntryId("e1"), null, null, Message.user("for a"))));
-            assertThat(b.load(s, null)).isEmpty();
+            a.log().append(s, AgentId.MAIN, List.of(NewEntry.of(new EntryId("e1"), null, null, Message.user("for a"))));
+            assertThat(b.log().load(s, null)).isEmpty();
             assertThat(b.catalog().orElseThrow().find(s)).isEmpty();
-            b.append(s, AgentId.MAIN, List.of(NewEntry.of(new EntryId("e1"), null, null, Message.user("for b"))));
-            assertThat(a.load(s, null)).extracting(e -> ((Message) e.payload()).text()).containsExactly("for a");
+            b.log().append(s, AgentId.MAIN, List.of(NewEntry.of(new EntryId("e1"), null, null, Message.user("for b"))));
+            assertThat(a.log().load(s, null)).extracting(e -> ((Message) e.payload()).text()).containsExactly("for a");
+            assertThatThrownBy(() -> a.withScope("tenant-b")).isInstanceOf(InvalidInputException.class);
+        }
+        try (PostgresStore pinned = PostgresStore.builder(pool).scope("tenant-c").build()) {
+            assertThatThrownBy(() -> pinned.withScope("tenant-a")).isInstanceOf(InvalidInputException.class);
+        }
+        try (PostgresStore host = PostgresStore.open(pool, StoreOptions.defaults())) {
+            Store view = host.withScope("tenant-a");
+            assertThat(view.log().load(new SessionId("same-id"), null)).hasSize(1);
+            view.deleteScope();
+            assertThat(view.log().load(new SessionId("same-id"), null)).isEmpty();
+            assertThat(host.withScope("tenant-b").log().load(new SessionId("same-id"), null)).hasSize(1);
+        }
+        assertThat(pool.isClosed()).as("a store over the host's data source leaves it open").isFalse();
+    }
+
+    /** Two replicas retry the same batch at the same moment: the session row lock lets one write, the other sees it. */
+    @Test
+    void append_sameBatchRacingFromTwoReplicas_isStoredOnceWithItsUsageOnce() throws Exception {
+        SessionId s = new SessionId("racing");
+        List<NewEntry> batch = List.of(NewEntry.of(new EntryId("e1"), null, null, Message.user("one")),
+                NewEntry.of(new EntryId("e2"), new EntryId("e1"), null, Message.user("two")));
+        for (int round = 0; round < 20; round++) {
+            SessionId session = new SessionId(s.value() + "-" + round);
+            try (Store one = Stores.open("postgres:" + url); Store two = Stores.open("postgres:" + url)) {
+                CompletableFuture<AppendResult> first = CompletableFuture.supplyAsync(() ->
+                        one.log().append(session, AgentId.MAIN, batch, Usage.of(3, 4)));
+                CompletableFuture<AppendResult> second = CompletableFuture.supplyAsync(() ->
+                        two.log().append(session, AgentId.MAIN, batch, Usage.of(3, 4)));
+                assertThat(first.get().written() + second.get().written()).isEqualTo(2);
+                assertThat(first.get().entries()).isEqualTo(second.get().entries());
+                assertThat(one.log().load(session, null)).hasSize(2);
+                assertThat(one.log().loadUsage(session, AgentId.MAIN)).isEqualTo(Usage.of(3, 4));
+            }
         }
     }
 }

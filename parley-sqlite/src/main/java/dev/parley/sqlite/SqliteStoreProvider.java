@@ -1,12 +1,16 @@
 package dev.parley.sqlite;
 
 import dev.parley.core.InvalidInputException;
-import dev.parley.core.log.MessageLog;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;
+import dev.parley.core.store.StoreUri;
 import java.nio.file.Path;
 
-/** Serves {@code sqlite:PATH}: the database file at PATH, created with its directories if absent. */
+/**
+ * Serves {@code sqlite:PATH}: a {@link SqliteStore} on the database file at PATH, created with its directories if
+ * absent. Takes no Parley parameter besides {@code parley.scope}.
+ */
 public final class SqliteStoreProvider implements StoreProvider {
     @Override
     public String scheme() {
@@ -14,10 +18,10 @@ public final class SqliteStoreProvider implements StoreProvider {
     }
 
     @Override
-    public MessageLog open(String location, StoreOptions options) {
-        if (location.isBlank()) {
+    public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
+        if (uri.location().isBlank()) {
             throw new InvalidInputException("sqlite: needs a file path, e.g. sqlite:/var/lib/app/parley.db");
         }
-        return SqliteMessageLog.open(Path.of(location), options);
+        return SqliteStore.open(Path.of(uri.location()), scope, scopePinned, options);
     }
 }

@@ -1,21 +1,26 @@
 package dev.parley.sqlite;
 
 import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.repository.CatalogPage;
+import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.store.Scopes;
 import dev.parley.core.repository.StoredSession;
+import dev.parley.core.store.Capability;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import dev.parley.core.store.StoreUri;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * {@code lossy-sqlite:PATH}, test only: a SQLite store whose updates ignore the expected revision (read the current
- * one, write over it) — the classic lost update the multi-process check must catch.
+ * {@code lossy-sqlite:PATH}, test only: a SQLite store whose record updates ignore the expected revision (read the
+ * current one, write over it) — the classic lost update the multi-process check must catch. Everything else is the
+ * real store.
  */
 public final class LossyStoreProvider implements StoreProvider {
     @Override
@@ -24,63 +29,95 @@ public final class LossyStoreProvider implements StoreProvider {
     }
 
     @Override
-    public MessageLog open(String location, StoreOptions options) {
-        SqliteMessageLog log = SqliteMessageLog.open(Path.of(location), options);
-        Repositories real = log.repositories().orElseThrow();
-        Repositories lossy = new Repositories() {
-            @Override
-            public ChatSessionRepository sessions(String scope) {
-                ChatSessionRepository r = real.sessions(scope);
-                return new ChatSessionRepository() {
-                    @Override
-                    public dev.parley.core.repository.CatalogPage list(dev.parley.core.repository.CatalogQuery q) {
-                        return r.list(q);
-                    }
+    public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
+        return new Lossy(SqliteStore.open(Path.of(uri.location()), scope, scopePinned, options));
+    }
 
-                    @Override
-                    public Optional<StoredSession> read(String id) {
-                        return r.read(id);
-                    }
+    private record Lossy(Store real) implements Store {
+        @Override
+        public Optional<ChatSessionRepository> sessions() {
+            ChatSessionRepository r = real.sessions().orElseThrow();
+            return Optional.of(new ChatSessionRepository() {
+                @Override
+                public CatalogPage list(CatalogQuery q) {
+                    return r.list(q);
+                }
 
-                    @Override
-                    public StoredSession create(ChatSession s) {
-                        return r.create(s);
-                    }
+                @Override
+                public Optional<StoredSession> read(String id) {
+                    return r.read(id);
+                }
 
-                    @Override
-                    public Optional<StoredSession> update(ChatSession s, long expectedRevision) {
-                        long actual = r.read(s.id()).map(StoredSession::revision).orElse(expectedRevision);
-                        return r.update(s, actual);
-                    }
+                @Override
+                public StoredSession create(ChatSession s) {
+                    return r.create(s);
+                }
 
-                    @Override
-                    public boolean delete(String id, long expectedRevision) {
-                        return r.delete(id, expectedRevision);
-                    }
-                };
+                @Override
+                public Optional<StoredSession> update(ChatSession s, long expectedRevision) {
+                    pause(); // as a slow client would: others write meanwhile, and what they wrote is overwritten
+                    long actual = r.read(s.id()).map(StoredSession::revision).orElse(expectedRevision);
+                    return r.update(s, actual);
+                }
+
+                @Override
+                public boolean delete(String id, long expectedRevision) {
+                    return r.delete(id, expectedRevision);
+                }
+            });
+        }
+
+        private static void pause() {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        }
 
-            @Override
-            public ChatArchiveRepository archives(String scope) {
-                return real.archives(scope);
-            }
+        @Override
+        public String uri() {
+            return real.uri();
+        }
 
-            @Override
-            public void dropScope(String scope) {
-                real.dropScope(scope);
-            }
-        };
-        // Only the repositories differ; every other call goes to the real store.
-        return (MessageLog) Proxy.newProxyInstance(MessageLog.class.getClassLoader(), new Class<?>[] {MessageLog.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("repositories")) {
-                        return Optional.of(lossy);
-                    }
-                    try {
-                        return method.invoke(log, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        @Override
+        public String scope() {
+            return real.scope();
+        }
+
+        @Override
+        public Set<Capability> capabilities() {
+            return real.capabilities();
+        }
+
+        @Override
+        public MessageLog log() {
+            return real.log();
+        }
+
+        @Override
+        public Optional<SessionCatalog> catalog() {
+            return real.catalog();
+        }
+
+        @Override
+        public Optional<ChatArchiveRepository> archives() {
+            return real.archives();
+        }
+
+        @Override
+        public Store withScope(String scope) {
+            return new Lossy(real.withScope(scope));
+        }
+
+        @Override
+        public void deleteScope() {
+            real.deleteScope();
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
     }
 }

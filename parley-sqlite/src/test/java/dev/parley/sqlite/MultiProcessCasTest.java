@@ -15,7 +15,7 @@ class MultiProcessCasTest {
     Path dir;
 
     @Test
-    void twoProcessesNeverLoseAnUpdate() throws Exception {
+    void run_twoProcessesOnOneFile_loseNoWrite() throws Exception {
         MultiProcessCas.Report report = MultiProcessCas.run("sqlite:" + dir.resolve("cas.db"), "cas", 2, 3,
                 Duration.ofSeconds(3), dir.resolve("work"), true);
 
@@ -26,7 +26,7 @@ class MultiProcessCasTest {
     }
 
     @Test
-    void theCheckCatchesAStoreThatIgnoresTheExpectedRevision() throws Exception {
+    void run_storeThatIgnoresTheExpectedRevision_isCaught() throws Exception {
         MultiProcessCas.Report report = MultiProcessCas.run("lossy-sqlite:" + dir.resolve("lossy.db"), "cas", 2, 3,
                 Duration.ofSeconds(2), dir.resolve("work"));
 

@@ -1,0 +1,156 @@
+package dev.parley.jdbc;
+
+import dev.parley.core.ParleyException;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What differs between the databases Parley's one JDBC store runs on; everything else — the SQL of the message log,
+ * its catalog, the session records and the archives, and their transactions — is shared
+ * ({@code dev.parley.jdbc.internal}). The tables are the same on every database: {@code parley_log_sessions},
+ * {@code parley_log_entries}, {@code parley_log_usage}, {@code parley_chat_sessions},
+ * {@code parley_chat_archive_heads} and {@code parley_chat_archives}, with the scope in every key.
+ *
+ * <p>A dialect owns the database's connections: {@link #withConnection} lends one, and a write transaction on it
+ * must keep every other writer of the same rows out until it ends — SQLite by taking the database's write lock when
+ * the transaction begins ({@code BEGIN IMMEDIATE}), PostgreSQL by the row locks that {@link #forUpdate()} adds.
+ *
+ * <p>The SQL spellings that differ are given to the constructor; the behaviour that differs is implemented.
+ * Implementations are thread-safe.
+ */
+public abstract class SqlDialect {
+
+    /** Work on a borrowed connection. */
+    @FunctionalInterface
+    public interface ConnectionWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /**
+     * The SQL spellings of a database.
+     *
+     * @param forUpdate the clause that locks the rows a {@code SELECT} reads until the transaction ends
+     *     ({@code " FOR UPDATE"}), or {@code ""} where a write transaction already excludes every other writer
+     * @param jsonParameter the placeholder of a parameter bound to a JSON column, with the cast the database needs
+     *     ({@code ?::json})
+     * @param isAnyOf the predicate that a column ({@code %s}) is one of the strings bound, as one parameter, by
+     *     {@link #bindStrings} (e.g. {@code %s = ANY (?)})
+     * @param archiveLocatorPrefix the prefix of the archive locators this database's archives hand out
+     *     ({@code sqlite-archive:})
+     */
+    public record Spelling(String forUpdate, String jsonParameter, String isAnyOf, String archiveLocatorPrefix) {
+        public Spelling {
+            Objects.requireNonNull(forUpdate, "forUpdate");
+            Objects.requireNonNull(jsonParameter, "jsonParameter");
+            Objects.requireNonNull(isAnyOf, "isAnyOf");
+            Objects.requireNonNull(archiveLocatorPrefix, "archiveLocatorPrefix");
+        }
+    }
+
+    private final String where;
+    private final Spelling spelling;
+
+    /**
+     * @param where where the database is, for messages: the store URI with secrets masked
+     *     (e.g. {@code sqlite:/var/parley.db})
+     * @param spelling the database's SQL spellings
+     */
+    protected SqlDialect(String where, Spelling spelling) {
+        this.where = Objects.requireNonNull(where, "where");
+        this.spelling = Objects.requireNonNull(spelling, "spelling");
+    }
+
+    /** Where the database is, for messages. */
+    public final String where() {
+        return where;
+    }
+
+    /** See {@link Spelling#forUpdate()}. */
+    public final String forUpdate() {
+        return spelling.forUpdate();
+    }
+
+    /** See {@link Spelling#jsonParameter()}. */
+    public final String jsonParameter() {
+        return spelling.jsonParameter();
+    }
+
+    /** The predicate that {@code column} is one of the strings {@link #bindStrings} binds. */
+    public final String isAnyOf(String column) {
+        return String.format(spelling.isAnyOf(), column);
+    }
+
+    /** See {@link Spelling#archiveLocatorPrefix()}. */
+    public final String archiveLocatorPrefix() {
+        return spelling.archiveLocatorPrefix();
+    }
+
+    /**
+     * Lends a connection for the duration of {@code work}, in auto-commit mode; the caller may open a transaction on
+     * it and must end it before returning. SQLite lends its one connection to one caller at a time; PostgreSQL lends
+     * a pooled one.
+     *
+     * @throws SQLException if no connection can be had, or the work failed
+     */
+    public abstract <T> T withConnection(ConnectionWork<T> work) throws SQLException;
+
+    /** Binds the strings that {@link #isAnyOf} compares with. */
+    public abstract void bindStrings(Connection connection, PreparedStatement st, int index, Collection<String> values)
+            throws SQLException;
+
+    /** Binds an instant (millisecond precision) to a time column. */
+    public abstract void setInstant(PreparedStatement st, int index, Instant instant) throws SQLException;
+
+    /** Reads an instant bound by {@link #setInstant}; never null (time columns are {@code NOT NULL}). */
+    public abstract Instant getInstant(ResultSet rs, int column) throws SQLException;
+
+    /** Binds an exact decimal, or SQL NULL. */
+    public abstract void setDecimal(PreparedStatement st, int index, @Nullable BigDecimal value) throws SQLException;
+
+    /**
+     * Reads a decimal bound by {@link #setDecimal}.
+     *
+     * @throws NumberFormatException if the stored value is not a decimal
+     */
+    public abstract @Nullable BigDecimal getDecimal(ResultSet rs, int column) throws SQLException;
+
+    /**
+     * The stored form of free text bound to a text column (a title, an origin, a workspace id, a summary). Must be
+     * injective and keep equality, so a filter on the column compares stored forms. By default the identity, for
+     * databases that store every string as is.
+     */
+    public @Nullable String escape(@Nullable String text) {
+        return text;
+    }
+
+    /**
+     * The text a stored form came from; by default the identity.
+     *
+     * @throws IllegalArgumentException if {@code stored} is not a form {@link #escape} writes
+     */
+    public @Nullable String unescape(@Nullable String stored) {
+        return stored;
+    }
+
+    /** Whether the failure is a violated unique or primary-key constraint. */
+    public abstract boolean isUniqueViolation(SQLException e);
+
+    /**
+     * Parley's error for a failed statement: {@link dev.parley.core.UnavailableException} (retriable) for locks,
+     * lost connections and resource exhaustion, {@link dev.parley.core.CorruptRecordException} for a damaged
+     * database. The SQL exception is the cause.
+     *
+     * @param doing what was being done, for the message ("append to session s1")
+     */
+    public abstract ParleyException map(SQLException e, String doing);
+
+    /** Releases the connections. Called once, when the store is closed. */
+    public abstract void close();
+}

@@ -1,0 +1,488 @@
+package dev.parley.jdbc.internal;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.AlreadyExistsException;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.log.AppendCheck;
+import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.CatalogCursor;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.log.SessionPage;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryKind;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.store.StoreOptions;
+import dev.parley.jdbc.SqlDialect;
+import dev.parley.json.EntryCodec;
+import dev.parley.json.Json;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The message log and catalog of one scope: one row per entry in {@code parley_log_entries} (the insertion order
+ * is the row's {@code seq}, assigned by the database), one catalog row per session in {@code parley_log_sessions}
+ * with running counts, one usage row per agent in {@code parley_log_usage}.
+ *
+ * <p>Every write is one transaction that first creates (if needed) and locks the session's catalog row, so writes
+ * to a session are serialized across connections and processes and {@code seq} order is commit order within a
+ * session. An append then looks up, in one query, the stored entries its ids and parents name, plans the batch with
+ * {@link AppendCheck} (recognising a retry, refusing a conflicting id), inserts what is new, adds the usage and
+ * updates the counts — all or nothing. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
+ * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
+ *
+ * <p>Thread-safe.
+ */
+final class JdbcMessageLog implements MessageLog, SessionCatalog {
+    private final Database db;
+    private final SqlDialect dialect;
+    private final String scope;
+    private final StoreOptions options;
+
+    JdbcMessageLog(Database db, String scope, StoreOptions options) {
+        this.db = db;
+        this.dialect = db.dialect();
+        this.scope = scope;
+        this.options = options;
+    }
+
+    /** Signals that an insert met an id another writer stored meanwhile: the transaction is rolled back and re-run. */
+    private static final class StoredMeanwhile extends RuntimeException {
+        StoredMeanwhile(SQLException cause) {
+            super(cause);
+        }
+    }
+
+    // ---- writes ----
+
+    @Override
+    public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(usage, "usage");
+        String doing = "append to session " + session;
+        try {
+            return db.write(doing, c -> appendOnce(c, session, agent, batch, usage));
+        } catch (StoredMeanwhile first) {
+            try {
+                return db.write(doing, c -> appendOnce(c, session, agent, batch, usage));
+            } catch (StoredMeanwhile again) {
+                throw new UnavailableException("could not " + doing + " in " + db.where() + ": its entry ids were"
+                        + " stored concurrently by another writer twice; retry the append", again.getCause());
+            }
+        }
+    }
+
+    private AppendResult appendOnce(Connection c, SessionId session, AgentId agent, List<NewEntry> batch, Usage usage)
+            throws SQLException {
+        Instant now = now();
+        lockSession(c, session, now);
+        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored(c, session, batch));
+        if (plan.nothingToWrite() && !batch.isEmpty()) {
+            return plan.result(List.of()); // a retry of a batch that is stored whole: write nothing, not even usage
+        }
+        List<Entry> written = new ArrayList<>(plan.toWrite().size());
+        long messages = 0;
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO parley_log_entries"
+                + " (scope_id, session_id, entry_id, parent_id, agent_id, kind, body)"
+                + " VALUES (?, ?, ?, ?, ?, ?, " + dialect.jsonParameter() + ") RETURNING seq")) {
+            for (NewEntry e : plan.toWrite()) {
+                EntryKind kind = e.payload().kind();
+                insert.setString(1, scope);
+                insert.setString(2, session.value());
+                insert.setString(3, e.id().value());
+                insert.setString(4, e.parentId() == null ? null : e.parentId().value());
+                insert.setString(5, agent.value());
+                insert.setString(6, kind.wireName());
+                insert.setString(7, EntryCodec.encodeRow(e, agent));
+                long seq;
+                try (ResultSet rs = insert.executeQuery()) {
+                    rs.next();
+                    seq = rs.getLong(1);
+                }
+                written.add(new Entry(seq, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source()));
+                if (kind == EntryKind.MESSAGE) {
+                    messages++;
+                }
+            }
+        } catch (SQLException e) {
+            if (dialect.isUniqueViolation(e)) {
+                throw new StoredMeanwhile(e);
+            }
+            throw e;
+        }
+        if (!usage.equals(Usage.ZERO)) {
+            addUsage(c, session, agent, usage);
+        }
+        touch(c, session, now, written.size(), messages);
+        return plan.result(written);
+    }
+
+    /** The stored entries of the session whose ids the batch names (as entries or parents), in one query. */
+    private Map<EntryId, Entry> stored(Connection c, SessionId session, List<NewEntry> batch) throws SQLException {
+        Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
+        Map<EntryId, Entry> found = new HashMap<>();
+        if (ids.isEmpty()) {
+            return found;
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
+                + " WHERE scope_id = ? AND session_id = ? AND " + dialect.isAnyOf("entry_id"))) {
+            st.setString(1, scope);
+            st.setString(2, session.value());
+            dialect.bindStrings(c, st, 3, ids.stream().map(EntryId::value).toList());
+            for (Entry e : readEntries(st)) {
+                found.put(e.id(), e);
+            }
+        }
+        return found;
+    }
+
+    private void addUsage(Connection c, SessionId session, AgentId agent, Usage usage) throws SQLException {
+        Usage total = readUsage(c, session, agent).plus(usage);
+        try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_usage (scope_id, session_id, agent_id,"
+                + " input, output, cache_read, cache_write, reasoning, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (scope_id, session_id, agent_id) DO UPDATE SET input = excluded.input,"
+                + " output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write,"
+                + " reasoning = excluded.reasoning, cost_usd = excluded.cost_usd")) {
+            st.setString(1, scope);
+            st.setString(2, session.value());
+            st.setString(3, agent.value());
+            st.setLong(4, total.inputTokens());
+            st.setLong(5, total.outputTokens());
+            st.setLong(6, total.cacheReadTokens());
+            st.setLong(7, total.cacheWriteTokens());
+            st.setLong(8, total.reasoningTokens());
+            dialect.setDecimal(st, 9, total.costUsd());
+            st.executeUpdate();
+        }
+    }
+
+    @Override
+    public void truncateAfter(SessionId session, EntryId entry) {
+        Objects.requireNonNull(entry, "entry");
+        db.write("truncate session " + session, c -> {
+            lockExisting(c, session);
+            long seq;
+            try (PreparedStatement find = c.prepareStatement("SELECT seq FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND entry_id = ?")) {
+                find.setString(1, scope);
+                find.setString(2, session.value());
+                find.setString(3, entry.value());
+                try (ResultSet rs = find.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new NotFoundException("no entry " + entry + " in session " + session);
+                    }
+                    seq = rs.getLong(1);
+                }
+            }
+            long removed = 0;
+            long removedMessages = 0;
+            try (PreparedStatement delete = c.prepareStatement("DELETE FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND seq > ? RETURNING kind")) {
+                delete.setString(1, scope);
+                delete.setString(2, session.value());
+                delete.setLong(3, seq);
+                try (ResultSet rs = delete.executeQuery()) {
+                    while (rs.next()) {
+                        removed++;
+                        if (EntryKind.MESSAGE.wireName().equals(rs.getString(1))) {
+                            removedMessages++;
+                        }
+                    }
+                }
+            }
+            touch(c, session, now(), -removed, -removedMessages);
+            return null;
+        });
+    }
+
+    // ---- reads ----
+
+    @Override
+    public List<Entry> load(SessionId session, @Nullable AgentId agent) {
+        Objects.requireNonNull(session, "session");
+        String sql = "SELECT seq, entry_id, body FROM parley_log_entries WHERE scope_id = ? AND session_id = ?"
+                + (agent == null ? "" : " AND agent_id = ?") + " ORDER BY seq";
+        return db.read("load session " + session, c -> {
+            try (PreparedStatement st = c.prepareStatement(sql)) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                if (agent != null) {
+                    st.setString(3, agent.value());
+                }
+                return readEntries(st);
+            }
+        });
+    }
+
+    @Override
+    public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(agent, "agent");
+        return db.read("read the last entry of session " + session, c -> {
+            try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1")) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                st.setString(3, agent.value());
+                return readEntries(st).stream().findFirst();
+            }
+        });
+    }
+
+    @Override
+    public Usage loadUsage(SessionId session, AgentId agent) {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(agent, "agent");
+        return db.read("read the usage of session " + session, c -> readUsage(c, session, agent));
+    }
+
+    /** Nothing to release: the store owns the connections. */
+    @Override
+    public void close() {}
+
+    // ---- catalog ----
+
+    @Override
+    public SessionInfo create(NewSession session) {
+        Objects.requireNonNull(session, "session");
+        return db.write("create session " + session.id(), c -> {
+            Instant now = now();
+            try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_sessions (scope_id, id, created_at,"
+                    + " updated_at, title, origin, metadata) VALUES (?, ?, ?, ?, ?, ?, " + dialect.jsonParameter()
+                    + ") ON CONFLICT (scope_id, id) DO NOTHING")) {
+                st.setString(1, scope);
+                st.setString(2, session.id().value());
+                dialect.setInstant(st, 3, now);
+                dialect.setInstant(st, 4, now);
+                st.setString(5, dialect.escape(session.title()));
+                st.setString(6, dialect.escape(session.origin()));
+                st.setString(7, Json.write(EntryCodec.encodeRawMap(session.metadata())));
+                if (st.executeUpdate() == 0) {
+                    throw new AlreadyExistsException("session " + session.id() + " already exists");
+                }
+            }
+            return findInfo(c, session.id()).orElseThrow();
+        });
+    }
+
+    @Override
+    public Optional<SessionInfo> find(SessionId session) {
+        Objects.requireNonNull(session, "session");
+        return db.read("find session " + session, c -> findInfo(c, session));
+    }
+
+    @Override
+    public SessionPage list(@Nullable String cursor, int limit) {
+        CatalogCursor.checkLimit(limit);
+        CatalogCursor after = CatalogCursor.decode(cursor);
+        String sql = SESSION_COLUMNS + " WHERE scope_id = ?"
+                + (after == null ? "" : " AND (updated_at < ? OR (updated_at = ? AND id > ?))")
+                + " ORDER BY updated_at DESC, id ASC LIMIT ?";
+        return db.read("list sessions", c -> {
+            try (PreparedStatement st = c.prepareStatement(sql)) {
+                int i = 1;
+                st.setString(i++, scope);
+                if (after != null) {
+                    dialect.setInstant(st, i++, after.updatedAt());
+                    dialect.setInstant(st, i++, after.updatedAt());
+                    st.setString(i++, after.id().value());
+                }
+                st.setInt(i, limit + 1);
+                List<SessionInfo> rows = readSessions(st);
+                boolean more = rows.size() > limit;
+                List<SessionInfo> page = more ? rows.subList(0, limit) : rows;
+                return new SessionPage(page, more ? CatalogCursor.after(page.get(page.size() - 1)).encode() : null);
+            }
+        });
+    }
+
+    @Override
+    public List<SessionInfo> findByOrigin(String origin) {
+        Objects.requireNonNull(origin, "origin");
+        return db.read("find sessions by origin", c -> {
+            try (PreparedStatement st = c.prepareStatement(SESSION_COLUMNS
+                    + " WHERE scope_id = ? AND origin = ? ORDER BY created_at, id")) {
+                st.setString(1, scope);
+                st.setString(2, dialect.escape(origin));
+                return readSessions(st);
+            }
+        });
+    }
+
+    @Override
+    public List<SessionId> findByPrefix(String prefix, int max) {
+        Objects.requireNonNull(prefix, "prefix");
+        if (max < 1) {
+            throw new InvalidInputException("max must be positive");
+        }
+        return db.read("find sessions by prefix", c -> {
+            // Ids are ASCII: every id that starts with the prefix sorts between it and the prefix followed by DEL.
+            try (PreparedStatement st = c.prepareStatement("SELECT id FROM parley_log_sessions"
+                    + " WHERE scope_id = ? AND id >= ? AND id < ? ORDER BY id LIMIT ?")) {
+                st.setString(1, scope);
+                st.setString(2, dialect.escape(prefix));
+                st.setString(3, dialect.escape(prefix) + '\u007f');
+                st.setInt(4, max);
+                List<SessionId> out = new ArrayList<>();
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new SessionId(rs.getString(1)));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
+    public boolean delete(SessionId session) {
+        Objects.requireNonNull(session, "session");
+        return db.write("delete session " + session, c -> {
+            // Its entries and usage go with it (ON DELETE CASCADE).
+            try (PreparedStatement st = c.prepareStatement(
+                    "DELETE FROM parley_log_sessions WHERE scope_id = ? AND id = ?")) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                return st.executeUpdate() > 0;
+            }
+        });
+    }
+
+    // ---- internals ----
+
+    private static final String SESSION_COLUMNS = "SELECT id, created_at, updated_at, title, origin, metadata,"
+            + " entry_count, message_count FROM parley_log_sessions";
+
+    private List<SessionInfo> readSessions(PreparedStatement st) throws SQLException {
+        List<SessionInfo> out = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                String id = rs.getString(1);
+                String location = db.where() + " parley_log_sessions scope=" + scope + " id=" + id;
+                try {
+                    Map<String, RawJson> metadata =
+                            EntryCodec.decodeRawMap(EntryCodec.parseRecord(rs.getString(6), location), location);
+                    out.add(new SessionInfo(new SessionId(id), dialect.getInstant(rs, 2), dialect.getInstant(rs, 3),
+                            dialect.unescape(rs.getString(4)), dialect.unescape(rs.getString(5)), rs.getLong(7),
+                            rs.getLong(8), metadata));
+                } catch (IllegalArgumentException e) {
+                    throw new CorruptRecordException(location, e.getMessage(), e);
+                }
+            }
+        }
+        return out;
+    }
+
+    private Optional<SessionInfo> findInfo(Connection c, SessionId session) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(SESSION_COLUMNS + " WHERE scope_id = ? AND id = ?")) {
+            st.setString(1, scope);
+            st.setString(2, session.value());
+            return readSessions(st).stream().findFirst();
+        }
+    }
+
+    /** Decodes rows of (seq, entry_id, body). */
+    private List<Entry> readEntries(PreparedStatement st) throws SQLException {
+        List<Entry> out = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                long seq = rs.getLong(1);
+                out.add(EntryCodec.decodeRow(rs.getString(3), seq, rs.getString(2),
+                        db.where() + " parley_log_entries scope=" + scope + " seq=" + seq));
+            }
+        }
+        return out;
+    }
+
+    private Usage readUsage(Connection c, SessionId session, AgentId agent) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT input, output, cache_read, cache_write, reasoning,"
+                + " cost_usd FROM parley_log_usage WHERE scope_id = ? AND session_id = ? AND agent_id = ?")) {
+            st.setString(1, scope);
+            st.setString(2, session.value());
+            st.setString(3, agent.value());
+            try (ResultSet rs = st.executeQuery()) {
+                if (!rs.next()) {
+                    return Usage.ZERO;
+                }
+                try {
+                    return new Usage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                            dialect.getDecimal(rs, 6));
+                } catch (NumberFormatException | InvalidInputException e) {
+                    throw new CorruptRecordException(db.where() + " parley_log_usage scope=" + scope + " session="
+                            + session + " agent=" + agent, String.valueOf(e.getMessage()), e);
+                }
+            }
+        }
+    }
+
+    /** Creates the session's catalog row if needed and locks it until the transaction ends. */
+    private void lockSession(Connection c, SessionId session, Instant now) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_sessions (scope_id, id, created_at,"
+                + " updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope_id, id) DO NOTHING")) {
+            st.setString(1, scope);
+            st.setString(2, session.value());
+            dialect.setInstant(st, 3, now);
+            dialect.setInstant(st, 4, now);
+            st.executeUpdate();
+        }
+        lockExisting(c, session);
+    }
+
+    /** Locks the session's catalog row, if it exists, until the transaction ends. */
+    private void lockExisting(Connection c, SessionId session) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM parley_log_sessions WHERE scope_id = ? AND id = ?"
+                + dialect.forUpdate())) {
+            st.setString(1, scope);
+            st.setString(2, session.value());
+            st.executeQuery().close();
+        }
+    }
+
+    /** Moves the session's activity time forward (never back) and adjusts its counts. */
+    private void touch(Connection c, SessionId session, Instant now, long entries, long messages) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("UPDATE parley_log_sessions"
+                + " SET updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END,"
+                + " entry_count = entry_count + ?, message_count = message_count + ? WHERE scope_id = ? AND id = ?")) {
+            dialect.setInstant(st, 1, now);
+            dialect.setInstant(st, 2, now);
+            st.setLong(3, entries);
+            st.setLong(4, messages);
+            st.setString(5, scope);
+            st.setString(6, session.value());
+            st.executeUpdate();
+        }
+    }
+
+    /** Now, to the millisecond: catalog cursors carry milliseconds, so stored times must not be finer. */
+    private Instant now() {
+        return options.clock().instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    @Override
+    public String toString() {
+        return db.where() + " scope=" + scope;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.parley.jdbc.internal;
+
+import dev.parley.core.UnavailableException;
+import dev.parley.core.UnsupportedException;
+import dev.parley.core.store.SchemaVersions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+
+/**
+ * The schema versions of a JDBC store, as Flyway records them in {@value #HISTORY_TABLE}: reading the installed
+ * version, refusing a newer one, and applying the backend's migrations. Not API.
+ */
+public final class Migrations {
+    /** Flyway's history table for Parley's migrations, on every database. */
+    public static final String HISTORY_TABLE = "parley_schema_history";
+    /** Flyway reports each step at INFO through java.util.logging; a migration is not news. Held strongly. */
+    private static final Logger FLYWAY_LOG = Logger.getLogger("org.flywaydb");
+
+    static {
+        FLYWAY_LOG.setLevel(Level.WARNING);
+    }
+
+    private Migrations() {}
+
+    /**
+     * The newest successfully applied version ({@link SchemaVersions#newest}), or 0 when there is no history.
+     *
+     * @param historyExists a query answering one row whose first column is true when the history table exists
+     */
+    public static int installedVersion(Connection c, String historyExists) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery(historyExists)) {
+                if (!rs.next() || !rs.getBoolean(1)) {
+                    return 0;
+                }
+            }
+            List<String> versions = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT version FROM " + HISTORY_TABLE
+                    + " WHERE success AND version IS NOT NULL")) {
+                while (rs.next()) {
+                    versions.add(rs.getString(1));
+                }
+            }
+            return SchemaVersions.newest(versions);
+        }
+    }
+
+    /** @throws UnsupportedException if {@code installed} is newer than {@code current}, naming the fix */
+    public static void refuseNewer(int installed, int current, String where) {
+        if (installed > current) {
+            throw new UnsupportedException(where + " has Parley schema version " + installed
+                    + ", newer than this Parley understands (" + current + "); upgrade Parley to open it");
+        }
+    }
+
+    /**
+     * Applies the migrations at {@code location} that the database lacks.
+     *
+     * @param baseline whether a database that holds other tables but no history may be migrated (a shared
+     *     PostgreSQL schema); false where such a database is refused before
+     * @throws UnavailableException if a migration fails
+     */
+    public static void migrate(DataSource dataSource, String location, boolean baseline, String where) {
+        try {
+            Flyway.configure(Migrations.class.getClassLoader())
+                    .dataSource(dataSource)
+                    .locations(location)
+                    .table(HISTORY_TABLE)
+                    .failOnMissingLocations(true)
+                    .baselineOnMigrate(baseline)
+                    .baselineVersion("0")
+                    .load()
+                    .migrate();
+        } catch (FlywayException e) {
+            throw new UnavailableException("cannot migrate the schema of " + where + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.parley.sqlite;
+
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.ParleyException;
+import dev.parley.core.UnavailableException;
+import dev.parley.jdbc.SqlDialect;
+import dev.parley.json.Json;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * SQLite's side of the shared JDBC store: one connection, lent to one caller at a time, whose transactions begin
+ * with {@code BEGIN IMMEDIATE} (the connection is configured so), which takes the database's write lock — other
+ * processes' writers wait for it up to the busy timeout. So no row lock is needed. Times are epoch milliseconds,
+ * decimals their plain text, and text is stored as is (SQLite keeps NUL).
+ */
+final class SqliteDialect extends SqlDialect {
+    static final String LOCATOR_PREFIX = "sqlite-archive:";
+    private static final Set<SQLiteErrorCode> DAMAGED = Set.copyOf(EnumSet.of(SQLiteErrorCode.SQLITE_CORRUPT,
+            SQLiteErrorCode.SQLITE_NOTADB, SQLiteErrorCode.SQLITE_CORRUPT_INDEX, SQLiteErrorCode.SQLITE_CORRUPT_VTAB));
+    private static final Set<SQLiteErrorCode> LOCKED = Set.copyOf(EnumSet.of(SQLiteErrorCode.SQLITE_BUSY,
+            SQLiteErrorCode.SQLITE_LOCKED, SQLiteErrorCode.SQLITE_BUSY_RECOVERY, SQLiteErrorCode.SQLITE_BUSY_SNAPSHOT));
+    private static final Spelling SPELLING = new Spelling("", "?", "%s IN (SELECT value FROM json_each(?))",
+            LOCATOR_PREFIX);
+
+    private final Connection connection;
+
+    SqliteDialect(String where, Connection connection) {
+        super(where, SPELLING);
+        this.connection = connection;
+    }
+
+    @Override
+    public synchronized <T> T withConnection(ConnectionWork<T> work) throws SQLException {
+        return work.run(connection);
+    }
+
+    @Override
+    public void bindStrings(Connection c, PreparedStatement st, int index, Collection<String> values)
+            throws SQLException {
+        st.setString(index, Json.write(Json.mapper().valueToTree(values)));
+    }
+
+    @Override
+    public void setInstant(PreparedStatement st, int index, Instant instant) throws SQLException {
+        st.setLong(index, instant.toEpochMilli());
+    }
+
+    @Override
+    public Instant getInstant(ResultSet rs, int column) throws SQLException {
+        return Instant.ofEpochMilli(rs.getLong(column));
+    }
+
+    @Override
+    public void setDecimal(PreparedStatement st, int index, @Nullable BigDecimal value) throws SQLException {
+        st.setString(index, value == null ? null : value.toPlainString());
+    }
+
+    @Override
+    public @Nullable BigDecimal getDecimal(ResultSet rs, int column) throws SQLException {
+        String text = rs.getString(column);
+        return text == null ? null : new BigDecimal(text);
+    }
+
+    @Override
+    public boolean isUniqueViolation(SQLException e) {
+        return e instanceof SQLiteException s && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
+    }
+
+    @Override
+    public ParleyException map(SQLException e, String doing) {
+        return map(e, where(), doing);
+    }
+
+    /** Parley's error for a SQLite failure; the SQL exception is the cause. */
+    static ParleyException map(SQLException e, String where, String doing) {
+        SQLiteErrorCode code = e instanceof SQLiteException s ? s.getResultCode() : null;
+        if (code != null && DAMAGED.contains(code)) {
+            return new CorruptRecordException(where, "the database file is damaged (" + code + ") while trying to "
+                    + doing, e);
+        }
+        if (code != null && LOCKED.contains(code)) {
+            return new UnavailableException(where + " is locked by another writer; could not " + doing, e);
+        }
+        return new UnavailableException("could not " + doing + " in " + where + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            throw map(e, where(), "close the database");
+        }
+    }
+}
