@@ -145,17 +145,17 @@ public final class AppendBenchmark {
             MessageLog log = store.log();
             // Sessions to append to: for length 10, one per measured append, so each append lands at length 10.
             int sessions = length <= 10 ? ops + WARMUP : 1;
-            List<AgentSession> stores = new ArrayList<>();
+            List<AgentSession> handles = new ArrayList<>();
             for (int s = 0; s < sessions; s++) {
                 SessionId session = ids.newSessionId();
                 fill(log, session, length, ids, random);
-                stores.add(new AgentSession(log, session, AgentId.MAIN, ids, Clock.systemUTC()));
+                handles.add(new AgentSession(log, session, AgentId.MAIN, ids, Clock.systemUTC()));
             }
             for (int i = -WARMUP; i < ops; i++) {
-                AgentSession store = stores.get(sessions == 1 ? 0 : i + WARMUP);
+                AgentSession handle = handles.get(sessions == 1 ? 0 : i + WARMUP);
                 Message m = message(random);
                 long t = System.nanoTime();
-                store.appendMessages(List.of(m));
+                handle.appendMessages(List.of(m));
                 if (i >= 0) {
                     nanos[i] = System.nanoTime() - t;
                 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import dev.parley.json.Json;
 import java.io.PrintWriter;
@@ -47,13 +48,13 @@ class RecordsCommandsTest {
     void sessionsListsTheRecordCatalogWithFilters(String scheme) throws Exception {
         String store = scheme + ":" + dir.resolve("store");
         Instant t = Instant.parse("2026-03-01T00:00:00Z");
-        try (MessageLog log = Stores.open(store)) {
-            ChatSessionRepository repo = log.repositories().orElseThrow().sessions("default");
+        try (Store log = Stores.open(store)) {
+            ChatSessionRepository repo = log.withScope("default").sessions().orElseThrow();
             repo.create(ChatSession.builder("a-old", t).name("old").workspaceId("w1").build());
             repo.create(ChatSession.builder("b-new", t).name("new").workspaceId("w1").updatedAt(t.plusSeconds(60)).build());
             repo.create(ChatSession.builder("c-pinned", t).name("pinned").workspaceId("w2").pinned(true).build());
             repo.create(ChatSession.builder("d-archived", t).name("archived").workspaceId("w1").archivedAt(t).build());
-            log.repositories().orElseThrow().sessions("other").create(ChatSession.builder("e-elsewhere", t).name("x").build());
+            log.withScope("other").sessions().orElseThrow().create(ChatSession.builder("e-elsewhere", t).name("x").build());
         }
 
         assertThat(ids(parley("--store", store, "sessions", "--records", "--json")))
@@ -96,9 +97,9 @@ class RecordsCommandsTest {
         Run missing = parley("--store", store, "show", "nosuch");
         assertThat(missing.exit()).isEqualTo(3);
         assertThat(missing.err()).contains("password=***").doesNotContain("hunter2");
-        try (MessageLog log = Stores.open(store)) {
-            log.repositories().orElseThrow().sessions("a b").create(ChatSession.builder("x", Instant.EPOCH).name("x").build());
-            log.repositories().orElseThrow().sessions("a b").create(ChatSession.builder("y", Instant.EPOCH).name("y").build());
+        try (Store log = Stores.open(store)) {
+            log.withScope("a b").sessions().orElseThrow().create(ChatSession.builder("x", Instant.EPOCH).name("x").build());
+            log.withScope("a b").sessions().orElseThrow().create(ChatSession.builder("y", Instant.EPOCH).name("y").build());
         }
         Run listed = parley("--store", store, "sessions", "--scope", "a b", "--limit", "1");
         assertThat(listed.exit()).as(listed.err()).isZero();

@@ -1,10 +1,10 @@
 package dev.parley.files;
 
-import dev.parley.tck.ArchiveRepositoryConformance;
+import dev.parley.tck.junit.ArchiveRepositoryConformance;
 import dev.parley.tck.ArchiveRepositoryHarness;
-import dev.parley.tck.MessageLogConformance;
+import dev.parley.tck.junit.MessageLogConformance;
 import dev.parley.tck.MessageLogHarness;
-import dev.parley.tck.SessionRepositoryConformance;
+import dev.parley.tck.junit.SessionRepositoryConformance;
 import dev.parley.tck.SessionRepositoryHarness;
 import dev.parley.tck.StoreHarness;
 import java.nio.file.Path;

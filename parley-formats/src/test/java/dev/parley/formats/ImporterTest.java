@@ -62,7 +62,7 @@ class ImporterTest {
             assertThat(p.line()).isEqualTo(2);
         });
         assertThat(r.sessions).singleElement().satisfies(s -> assertThat(s.session().value()).startsWith("bbbbbbbb"));
-        assertThat(log.list(null, 100).sessions()).hasSize(1);
+        assertThat(log.catalog().orElseThrow().list(null, 100).sessions()).hasSize(1);
     }
 
     @Test
@@ -88,7 +88,7 @@ class ImporterTest {
             assertThat(p.message()).contains("99999999-0000-4000-8000-000000000009").contains("does not exist");
         });
         assertThat(r.sessions).isEmpty();
-        assertThat(log.list(null, 10).sessions()).isEmpty();
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
     }
 
     @Test
@@ -100,7 +100,7 @@ class ImporterTest {
         assertThat(r.fatal()).hasSize(2);
         assertThat(r.fatal().get(0).message()).contains("escape a directory");
         assertThat(r.fatal().get(1).message()).contains("300 characters");
-        assertThat(log.list(null, 10).sessions()).isEmpty();
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
     }
 
     @Test
@@ -127,7 +127,7 @@ class ImporterTest {
         List<Entry> after = log.log().load(session, null);
         assertThat(after).hasSize(2);
         assertThat(after.get(0)).isEqualTo(before.get(0));
-        assertThat(log.list(null, 10).sessions()).hasSize(1);
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).hasSize(1);
     }
 
     @Test
@@ -138,7 +138,7 @@ class ImporterTest {
         Recorder r = importPaths(two);
         assertThat(r.sessions.get(0).status()).isEqualTo(ImportResult.Status.IMPORTED);
         assertThat(r.sessions.get(0).session().value()).isNotEqualTo("aaaaaaaa-0000-4000-8000-000000000000");
-        List<SessionInfo> all = log.list(null, 10).sessions();
+        List<SessionInfo> all = log.catalog().orElseThrow().list(null, 10).sessions();
         assertThat(all).hasSize(2).extracting(SessionInfo::origin).containsOnly("claude-code:aaaaaaaa-0000-4000-8000-000000000000");
     }
 
@@ -175,7 +175,7 @@ class ImporterTest {
         Recorder r = new Recorder();
         new Importer(other, IdGenerator.uuidV7()).importPaths(List.of(exported), null, r);
         assertThat(r.fatal()).isEmpty();
-        assertThat(other.load(s, null).stream().map(Entry::toNewEntry).toList())
+        assertThat(other.log().load(s, null).stream().map(Entry::toNewEntry).toList())
                 .isEqualTo(log.log().load(s, null).stream().map(Entry::toNewEntry).toList());
         assertThat(new Exporter(other).export(s, Format.CLAUDE_CODE, null))
                 .isEqualTo(export(s, Format.CLAUDE_CODE, AgentId.MAIN));

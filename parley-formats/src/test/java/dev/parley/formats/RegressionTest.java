@@ -150,7 +150,7 @@ class RegressionTest {
         Store log = MemoryStore.open();
         Recorder r = importInto(log, write("x.jsonl", export));
         assertThat(r.fatal()).singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(3));
-        assertThat(log.list(null, 10).sessions()).isEmpty();
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
     }
 
     @Test
@@ -184,7 +184,7 @@ class RegressionTest {
                 + "{\"role\":\"user\",\"content\":\"c\"}]");
         Recorder again = importInto(log, file);
         assertThat(again.sessions.get(0).status()).isEqualTo(ImportResult.Status.UPDATED);
-        assertThat(log.list(null, 10).sessions()).singleElement().satisfies(s -> assertThat(s.entryCount()).isEqualTo(3));
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).singleElement().satisfies(s -> assertThat(s.entryCount()).isEqualTo(3));
     }
 
     @Test
@@ -208,7 +208,7 @@ class RegressionTest {
         try (Store sqlite = Stores.open("sqlite:" + dir.resolve("p.db"))) {
             Recorder r = importInto(sqlite, dir.resolve("store").resolve(s.value() + ".jsonl"));
             assertThat(r.fatal()).isEmpty();
-            assertThat(sqlite.load(s, null)).hasSize(4);
+            assertThat(sqlite.log().load(s, null)).hasSize(4);
         }
     }
 

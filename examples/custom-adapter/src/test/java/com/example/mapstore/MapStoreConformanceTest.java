@@ -2,9 +2,9 @@ package com.example.mapstore;
 
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.tck.ArchiveRepositoryConformance;
+import dev.parley.tck.junit.ArchiveRepositoryConformance;
 import dev.parley.tck.ArchiveRepositoryHarness;
-import dev.parley.tck.SessionRepositoryConformance;
+import dev.parley.tck.junit.SessionRepositoryConformance;
 import dev.parley.tck.SessionRepositoryHarness;
 import org.junit.jupiter.api.Nested;
 

@@ -1,5 +1,7 @@
 package dev.parley.jdbc.internal;
 
+import dev.parley.json.EntryCodec;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.ChatArchiveManifest;
@@ -17,6 +19,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.List;
 
 /**
  * Heddle's archives in {@code parley_chat_archives} (immutable content rows) and {@code parley_chat_archive_heads}
@@ -60,28 +64,36 @@ final class JdbcArchives implements ChatArchiveRepository {
     @Override
     public Optional<String> readSummary(String summaryLocator) {
         Objects.requireNonNull(summaryLocator, "summaryLocator");
-        ArchiveLocators.Address at =
-                ArchiveLocators.parseSummary(dialect.archiveLocatorPrefix(), summaryLocator).orElse(null);
-        if (at == null) {
-            return Optional.empty();
-        }
-        return db.read("read an archive summary", c -> {
-            try (PreparedStatement st = c.prepareStatement("SELECT summary FROM parley_chat_archives"
+        return ArchiveLocators.parseSummary(dialect.archiveLocatorPrefix(), summaryLocator).flatMap(at ->
+                readColumn(at, "summary", (text, where) -> {
+                    try {
+                        return dialect.unescape(text);
+                    } catch (IllegalArgumentException e) {
+                        throw new StorageCorruptionException(where, "the summary: " + e.getMessage(), e, true);
+                    }
+                }));
+    }
+
+    @Override
+    public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+        Objects.requireNonNull(messagesLocator, "messagesLocator");
+        return ArchiveLocators.parseMessages(dialect.archiveLocatorPrefix(), messagesLocator).flatMap(at ->
+                readColumn(at, "messages", (text, where) ->
+                        ChatSessionCodec.parseArchivedMessages(EntryCodec.parseRecord(text, where), where)));
+    }
+
+    /** One column of an archive's row, decoded, or empty when the scope has no such archive. */
+    private <T> Optional<T> readColumn(ArchiveLocators.Address at, String column, BiFunction<String, String, T> decode) {
+        String where = db.where() + " parley_chat_archives scope=" + scope + " session=" + at.sessionId()
+                + " archive=" + at.archiveId();
+        return db.read("read archive " + at.archiveId() + "'s " + column, c -> {
+            try (PreparedStatement st = c.prepareStatement("SELECT " + column + " FROM parley_chat_archives"
                     + " WHERE scope_id = ? AND session_id = ? AND archive_id = ?")) {
                 st.setString(1, scope);
                 st.setString(2, at.sessionId());
                 st.setString(3, at.archiveId());
                 try (ResultSet rs = st.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.<String>empty();
-                    }
-                    try {
-                        return Optional.ofNullable(dialect.unescape(rs.getString(1)));
-                    } catch (IllegalArgumentException e) {
-                        throw new StorageCorruptionException(db.where() + " parley_chat_archives scope=" + scope
-                                + " session=" + at.sessionId() + " archive=" + at.archiveId(),
-                                "the summary: " + e.getMessage(), e, true);
-                    }
+                    return rs.next() ? Optional.of(decode.apply(rs.getString(1), where)) : Optional.<T>empty();
                 }
             }
         });

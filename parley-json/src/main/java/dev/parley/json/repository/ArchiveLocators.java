@@ -25,10 +25,19 @@ public final class ArchiveLocators {
 
     /** The archive a summary locator names, or empty if it is not a summary locator under {@code prefix}. */
     public static Optional<Address> parseSummary(String prefix, String locator) {
-        if (!locator.startsWith(prefix) || !locator.endsWith("/summary")) {
+        return parse(prefix, locator, "/summary");
+    }
+
+    /** The archive a messages locator names, or empty if it is not a messages locator under {@code prefix}. */
+    public static Optional<Address> parseMessages(String prefix, String locator) {
+        return parse(prefix, locator, "/messages");
+    }
+
+    private static Optional<Address> parse(String prefix, String locator, String suffix) {
+        if (!locator.startsWith(prefix) || !locator.endsWith(suffix)) {
             return Optional.empty();
         }
-        String[] parts = locator.substring(prefix.length(), locator.length() - "/summary".length()).split("/", -1);
+        String[] parts = locator.substring(prefix.length(), locator.length() - suffix.length()).split("/", -1);
         if (parts.length != 2) {
             return Optional.empty();
         }
