@@ -99,8 +99,9 @@ public final class HostedSetup {
         // 2–3. Replica A: validate the schema, bind to the caller's tenant, work.
         HikariDataSource poolA = pool(url, "replica-a");
         try (PostgresStore store = PostgresStore.builder(poolA).migrate(false).scope(alice.tenantId()).build()) {
-            ChatSessionRepository sessions = store.repositories().orElseThrow().sessions(alice.tenantId());
-            SessionService service = new SessionService(sessions, Clock.systemUTC(), IdGenerator.uuidV7());
+            ChatSessionRepository sessions = store.sessions().orElseThrow();
+            SessionService service = new SessionService(sessions, store.archives().orElseThrow(), Clock.systemUTC(),
+                    IdGenerator.uuidV7());
             service.ensure(sessionId);
             LeaseClaim claim = service.acquireLease(sessionId, replicaA);
             fencingTokenA = claim.fencingToken();
@@ -108,11 +109,11 @@ public final class HostedSetup {
                     .workspaceId("support").history(List.of(ChatMessage.of("user", "Where is my refund?"),
                             ChatMessage.of("assistant", "Checking order 1182."))).build()).orElseThrow();
             revisionBeforeCrash = s.revision();
-            store.repositories().orElseThrow().archives(alice.tenantId()).append(new ArchiveAppend(sessionId,
+            store.archives().orElseThrow().append(new ArchiveAppend(sessionId,
                     ArchiveRecord.draft("archive-1", "greeting", 2, Instant.now(), null),
                     List.of(ChatMessage.of("user", "Hi"), ChatMessage.of("assistant", "Hello!")),
                     "The customer greeted support."));
-            store.append(logSession, agent, List.of(
+            store.log().append(logSession, agent, List.of(
                     NewEntry.of(new EntryId("m1"), null, Instant.now(), Message.user("Where is my refund?")),
                     NewEntry.of(new EntryId("m2"), new EntryId("m1"), Instant.now(),
                             Message.text(dev.parley.core.model.Role.ASSISTANT, "Checking order 1182."))));
@@ -120,9 +121,14 @@ public final class HostedSetup {
                     + fencingTokenA + "; the record is at revision " + revisionBeforeCrash
                     + "; one archive; two log entries");
 
-            // The same session id in another tenant is another session: the scope comes from the credential.
+            // The same session id in another tenant is another session: the scope comes from the credential, and a
+            // store bound to one tenant reaches no other (its scope is pinned), so bob's request gets bob's store.
             Principal bob = authenticate("token-bob");
-            boolean visible = store.repositories().orElseThrow().sessions(bob.tenantId()).read(sessionId).isPresent();
+            boolean visible;
+            try (PostgresStore bobs = PostgresStore.builder(poolA).migrate(false).closeDataSource(false)
+                    .scope(bob.tenantId()).build()) {
+                visible = bobs.sessions().orElseThrow().read(sessionId).isPresent();
+            }
             check(!visible, "tenant " + bob.tenantId() + " must not see " + alice.tenantId() + "'s session");
             System.out.println("   tenant " + bob.tenantId() + " reading the same id sees nothing");
         }
@@ -133,11 +139,10 @@ public final class HostedSetup {
         // Replica B: a fresh pool, fresh store and repository instances.
         try (HikariDataSource poolB = pool(url, "replica-b");
              PostgresStore store = PostgresStore.builder(poolB).migrate(false).scope(alice.tenantId()).build()) {
-            ChatSessionRepository sessions = store.repositories().orElseThrow().sessions(alice.tenantId());
+            ChatSessionRepository sessions = store.sessions().orElseThrow();
             StoredSession recovered = sessions.read(sessionId).orElseThrow();
-            ChatArchiveManifest manifest = store.repositories().orElseThrow().archives(alice.tenantId())
-                    .loadManifest(sessionId);
-            List<Entry> log = store.load(logSession, agent);
+            ChatArchiveManifest manifest = store.archives().orElseThrow().loadManifest(sessionId);
+            List<Entry> log = store.log().load(logSession, agent);
             check(recovered.revision() == revisionBeforeCrash, "the revision survives");
             check(recovered.session().history().size() == 2, "the history survives");
             check(manifest.archives().size() == 1, "the archive survives");
@@ -159,7 +164,8 @@ public final class HostedSetup {
             }
             // Leases: A never released its lease, so B is refused until it expires (20 s without a refresh) ...
             LeaseOwner replicaB = new LeaseOwner("daemon", "replica-b", "worker-1", null);
-            SessionService now = new SessionService(sessions, Clock.systemUTC(), IdGenerator.uuidV7());
+            SessionService now = new SessionService(sessions, store.archives().orElseThrow(), Clock.systemUTC(),
+                    IdGenerator.uuidV7());
             try {
                 now.acquireLease(sessionId, replicaB);
                 check(false, "a fresh lease of another owner must be refused");
@@ -169,7 +175,8 @@ public final class HostedSetup {
             // ... then takes it over with a higher fencing token (the clock stands 21 s later), and a write that a
             // zombie replica A still attempts under its old token fails.
             Clock later = Clock.offset(Clock.systemUTC(), java.time.Duration.ofSeconds(21));
-            SessionService afterExpiry = new SessionService(sessions, later, IdGenerator.uuidV7());
+            SessionService afterExpiry = new SessionService(sessions, store.archives().orElseThrow(), later,
+                    IdGenerator.uuidV7());
             LeaseClaim claimB = afterExpiry.acquireLease(sessionId, replicaB);
             check(claimB.fencingToken() > fencingTokenA, "the new fencing token is higher");
             try {
@@ -181,9 +188,9 @@ public final class HostedSetup {
                         + "; replica A's late write under token " + fencingTokenA + " failed: " + e.stableCode());
             }
             // The log continues after the last recovered entry.
-            store.append(logSession, agent, List.of(NewEntry.of(new EntryId("m3"), log.get(1).id(), Instant.now(),
+            store.log().append(logSession, agent, List.of(NewEntry.of(new EntryId("m3"), log.get(1).id(), Instant.now(),
                     Message.user("Thanks!"))));
-            check(store.load(logSession, agent).size() == 3, "the log continues");
+            check(store.log().load(logSession, agent).size() == 3, "the log continues");
             System.out.println("8. replica B appended to the log after entry " + log.get(1).id()
                     + "; the session now has 3 entries");
         }
