@@ -20,7 +20,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -53,7 +52,7 @@ class CrashRecoveryTest {
         Set<EntryId> acknowledged = new HashSet<>();
         int totalAcks = 0;
         for (int kill = 1; kill <= KILLS; kill++) {
-            List<String> acks = Collections.synchronizedList(new ArrayList<>());
+            List<String> acks = new java.util.concurrent.CopyOnWriteArrayList<>();
             // The child's temporary files (sqlite-jdbc extracts its native library there) die with the test.
             java.nio.file.Files.createDirectories(dir.resolve("tmp"));
             Process child = new ProcessBuilder(javaBinary(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",

@@ -5,6 +5,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
+import dev.parley.core.store.Capability;
 import dev.parley.core.conversation.ConversationBuilder;
 import dev.parley.core.conversation.ConversationOptions;
 import dev.parley.core.conversation.LoadedConversation;
@@ -56,9 +57,10 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         SessionId session = IdGenerator.uuidV7().newSessionId();
         String uri = root.storeUri();
-        if (uri.startsWith("memory:") || uri.startsWith("null:")) {
+        if (!root.store().capabilities().contains(Capability.MULTI_PROCESS)) {
             throw new InvalidInputException("the demo kills one process and resumes in another, so it needs a store both"
-                    + " can open: sqlite:PATH, jsonl:DIR or postgres:JDBC-URL, not " + uri);
+                    + " can open (one with the MULTI_PROCESS capability: sqlite:PATH, jsonl:DIR or postgres:JDBC-URL),"
+                    + " not " + root.storeLabel());
         }
         String again = "parley" + root.storeOption();
         out.println("Parley demo: an orchestrator and two workers in one session");

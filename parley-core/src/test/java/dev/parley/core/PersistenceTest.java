@@ -12,7 +12,6 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
-import dev.parley.core.store.MemoryMessageLog;
 import dev.parley.core.store.MemoryStore;
 import java.util.List;
 import java.util.Optional;
@@ -76,7 +75,7 @@ class PersistenceTest {
 
     @Test
     void persistMessages_chainsParentsAndReturnsSeqs() {
-        MemoryMessageLog log = new MemoryMessageLog();
+        MessageLog log = MemoryStore.open().log();
         Persistence p = new Persistence(log, IdGenerator.uuidV7());
         SessionId s = new SessionId("s1");
         Entry first = p.persistMessage(s, A, Message.user("one")).orElseThrow();

@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * for tests and ephemeral use. Nothing survives the instance. Thread-safe: every operation is serialized on the
  * instance.
  */
-public final class MemoryMessageLog implements MessageLog, SessionCatalog {
+final class MemoryMessageLog implements MessageLog, SessionCatalog {
     private final StoreOptions options;
     private final Map<SessionId, SessionData> sessions = new HashMap<>();
     private long nextSeq = 1;
@@ -50,14 +50,10 @@ public final class MemoryMessageLog implements MessageLog, SessionCatalog {
     }
 
     /** An empty memory log with the given clock and ids. */
-    public MemoryMessageLog(StoreOptions options) {
+    MemoryMessageLog(StoreOptions options) {
         this.options = Objects.requireNonNull(options, "options");
     }
 
-    /** An empty memory log with {@link StoreOptions#defaults()}. */
-    public MemoryMessageLog() {
-        this(StoreOptions.defaults());
-    }
 
     @Override
     public synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
