@@ -9,6 +9,7 @@ import dev.parley.core.repository.CatalogEntry;
 import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
 import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.store.Store;
 import dev.parley.json.repository.ChatSessionCodec;
 import dev.parley.core.log.SessionPage;
 import dev.parley.json.Instants;
@@ -110,9 +111,10 @@ final class SessionsCommand implements Callable<Integer> {
             throw new InvalidInputException("--limit must be from 1 to " + CatalogQuery.MAX_LIMIT + " with --records, got "
                     + limit);
         }
-        ChatSessionRepository sessions = (scope == null ? root.existingStore() : root.existingStore().withScope(scope))
-                .sessions().orElseThrow(() -> new UnsupportedException("the store " + root.storeLabel()
-                        + " keeps no session records"));
+        Store scoped = scope == null ? root.existingStore() : root.existingStore().withScope(scope);
+        String shownScope = scoped.scope();
+        ChatSessionRepository sessions = scoped.sessions().orElseThrow(() -> new UnsupportedException("the store "
+                + root.storeLabel() + " keeps no session records"));
         CatalogPage page = sessions.list(new CatalogQuery(cursor, limit, workspace, archived));
         List<CatalogEntry> items = page.items();
         String next = page.nextCursor();
@@ -140,7 +142,7 @@ final class SessionsCommand implements Callable<Integer> {
             return 0;
         }
         if (items.isEmpty()) {
-            out.println(cursor == null ? "no session records in scope " + Terminal.safe(scope) + " of " + root.storeLabel()
+            out.println(cursor == null ? "no session records in scope " + Terminal.safe(shownScope) + " of " + root.storeLabel()
                     + (workspace != null || archived != null || pinned ? " match the filters" : "")
                     : "no more session records");
             return 0;
@@ -155,7 +157,11 @@ final class SessionsCommand implements Callable<Integer> {
         }
         if (next != null) {
             StringBuilder again = new StringBuilder("more: parley").append(root.storeOption());
-            again.append(" sessions --records --scope ").append(Terminal.shellQuote(scope)).append(" --limit ")
+            again.append(" sessions --records");
+            if (scope != null) {
+                again.append(" --scope ").append(Terminal.shellQuote(scope));
+            }
+            again.append(" --limit ")
                     .append(limit);
             if (workspace != null) {
                 again.append(" --workspace ").append(Terminal.shellQuote(workspace));

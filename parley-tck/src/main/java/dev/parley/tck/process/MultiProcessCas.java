@@ -55,6 +55,29 @@ public final class MultiProcessCas {
         public Report {
             violations = List.copyOf(violations);
         }
+
+        /**
+         * What makes this run fail as a check: every violation, and too little work for the run to prove anything
+         * (fewer than {@code minimum} acknowledged updates or appends, or no contention at all). Empty for a run
+         * that passed.
+         *
+         * @param minimum the fewest acknowledged updates (and appends, when the run appended) that make the run
+         *     meaningful
+         * @param appended whether the workers appended to the log
+         */
+        public List<String> problems(int minimum, boolean appended) {
+            List<String> out = new ArrayList<>(violations);
+            if (acknowledged < minimum) {
+                out.add("only " + acknowledged + " updates were acknowledged (at least " + minimum + " expected)");
+            }
+            if (conflicts == 0) {
+                out.add("the processes never contended: no update got a conflict");
+            }
+            if (appended && appends < minimum) {
+                out.add("only " + appends + " appends were acknowledged (at least " + minimum + " expected)");
+            }
+            return out;
+        }
     }
 
     /** {@link #run(String, String, int, int, Duration, Path, boolean)} without log appends. */
