@@ -4,7 +4,9 @@ import dev.parley.core.repository.ArchiveAppend;
 import dev.parley.core.repository.ArchiveRecord;
 import dev.parley.core.repository.ChatArchiveManifest;
 import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.StorageCorruptionException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentMap;
 
@@ -39,6 +41,17 @@ final class MapArchiveRepository implements ChatArchiveRepository {
     @Override
     public Optional<String> readSummary(String summaryLocator) {
         return Optional.ofNullable(content.get(summaryLocator)).map(MapStorage.Content::summary);
+    }
+
+    @Override
+    public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+        Optional<MapStorage.Content> stored = Optional.empty();
+        if (messagesLocator.endsWith("/messages")) {
+            String summaryLocator = messagesLocator.substring(0, messagesLocator.length() - "/messages".length())
+                    + "/summary";
+            stored = Optional.ofNullable(content.get(summaryLocator));
+        }
+        return stored.map(MapStorage.Content::messages);
     }
 
     @Override

@@ -45,7 +45,7 @@ class MapStoreConformanceTest {
         protected ArchiveRepositoryHarness harness() {
             return new ArchiveRepositoryHarness() {
                 @Override
-                public ChatArchiveRepository createRepository(String scopeId) {
+                public ChatArchiveRepository createArchiveRepository(String scopeId) {
                     return STORAGE.archives(scopeId);
                 }
 
