@@ -135,6 +135,25 @@ class ParleyCommandTest {
         assertThat(Json.parse(list.out()).get("sessions")).hasSize(1);
     }
 
+    /** Regression: read-only commands created an empty SQLite database at a mistyped path once stores were found by URI. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"sqlite", "jsonl"})
+    void readOnlyCommands_onAMissingStore_reportItAndCreateNothing(String scheme) {
+        Path missing = dir.resolve("typo").resolve(scheme.equals("sqlite") ? "p.db" : "store");
+        for (String[] command : List.of(new String[] {"sessions"}, new String[] {"show", "abc"},
+                new String[] {"tree", "abc"}, new String[] {"delete", "abc"})) {
+            String[] args = new String[command.length + 2];
+            args[0] = "--store";
+            args[1] = scheme + ":" + missing;
+            System.arraycopy(command, 0, args, 2, command.length);
+            Run run = parley(args);
+            assertThat(run.exit()).as(String.join(" ", args)).isEqualTo(3);
+            assertThat(run.err()).contains("no store at");
+        }
+        assertThat(missing).doesNotExist();
+        assertThat(dir.resolve("typo")).doesNotExist();
+    }
+
     @Test
     void usageErrors_andUnknownStores_failClearly() {
         assertThat(parley("--store", "mongo:x", "sessions").err()).contains("unknown store scheme 'mongo'");

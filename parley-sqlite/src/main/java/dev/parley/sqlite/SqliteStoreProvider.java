@@ -17,6 +17,12 @@ public final class SqliteStoreProvider implements StoreProvider {
         return "sqlite";
     }
 
+    /** Whether the database file exists. */
+    @Override
+    public boolean exists(StoreUri uri) {
+        return !uri.location().isBlank() && java.nio.file.Files.exists(Path.of(uri.location()));
+    }
+
     @Override
     public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
         if (uri.location().isBlank()) {
