@@ -7,6 +7,7 @@ import dev.parley.json.Json;
 import dev.parley.tck.Kit;
 import dev.parley.tck.StoreHarness;
 import dev.parley.tck.Verdict;
+import dev.parley.tck.process.CrashCampaign;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -34,7 +35,13 @@ import picocli.CommandLine.Spec;
                         + "as a named memory store of its own.",
                 "Which kits run follows what the store offers; a kit or scenario that cannot run is listed as "
                         + "skipped, with the reason.",
-                "Exit status: 0 when no scenario failed, 10 when one did, 9 when none could run."},
+                "With --crash N, runs the crash campaign instead: writer processes appending batches and updating "
+                        + "records are killed with SIGKILL at random moments (first opens included) until N kills; "
+                        + "after each round every acknowledged entry and revision must be there exactly once, every "
+                        + "batch whole, and the store must open. It prints kills, acknowledged, lost, duplicated, "
+                        + "partial.",
+                "Exit status: 0 when no scenario failed, 10 when one did (or the campaign lost, duplicated or split "
+                        + "anything), 9 when none could run."},
         sortOptions = false)
 final class ConformanceCommand implements Callable<Integer> {
     /** The exit status when a scenario failed. */
@@ -53,8 +60,18 @@ final class ConformanceCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the verdicts as JSON.")
     boolean json;
 
+    @Option(names = "--crash", paramLabel = "N",
+            description = "Run the crash campaign with N SIGKILLs instead of the scenarios.")
+    @Nullable Integer crash;
+
+    @Option(names = "--seed", paramLabel = "S", description = "The crash campaign's random seed (default: the time).")
+    @Nullable Long seed;
+
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        if (crash != null) {
+            return crashCampaign(crash);
+        }
         PrintWriter out = spec.commandLine().getOut();
         StoreHarness harness = StoreHarness.of(root.storeUri());
         harness.capabilities(); // a store that cannot be opened fails here, before any output
@@ -88,6 +105,62 @@ final class ConformanceCommand implements Callable<Integer> {
             return ErrorCode.UNSUPPORTED.exitCode();
         }
         return failed > 0 ? FAILED : 0;
+    }
+
+    /** Runs the crash campaign and prints its figures; {@link #FAILED} when anything was lost, doubled or split. */
+    private int crashCampaign(int kills) throws Exception {
+        if (kills < 1) {
+            throw new dev.parley.core.InvalidInputException("--crash needs a positive number of kills");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        long s = seed != null ? seed : System.nanoTime();
+        if (!json) {
+            out.println("crash campaign against " + root.storeLabel() + ": " + kills + " kills, seed " + s);
+            out.flush();
+        }
+        java.nio.file.Path work = java.nio.file.Files.createTempDirectory("parley-crash");
+        CrashCampaign.Report r;
+        try {
+            r = CrashCampaign.run(root.storeUri(), kills, work, s, line -> {
+                if (!json) {
+                    out.println("  " + line);
+                    out.flush();
+                }
+            });
+        } finally {
+            try (java.util.stream.Stream<java.nio.file.Path> paths = java.nio.file.Files.walk(work)) {
+                for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.deleteIfExists(p);
+                }
+            }
+        }
+        if (json) {
+            ObjectNode o = Json.object();
+            o.put("store", root.storeLabel());
+            o.put("seed", s);
+            o.put("kills", r.kills());
+            o.put("acknowledged", r.acknowledged());
+            o.put("acknowledgedRevisions", r.acknowledgedRevisions());
+            o.put("lost", r.lost());
+            o.put("duplicated", r.duplicated());
+            o.put("partial", r.partial());
+            o.put("elapsedMillis", r.elapsed().toMillis());
+            ArrayNode v = o.putArray("violations");
+            r.violations().forEach(v::add);
+            out.println(Json.write(o));
+        } else {
+            for (String v : r.violations().stream().limit(20).toList()) {
+                out.println("  " + Terminal.safe(v).replace("\n", "\n    "));
+            }
+            if (r.violations().size() > 20) {
+                out.println("  … and " + (r.violations().size() - 20) + " more");
+            }
+            out.printf("kills %d, acknowledged %d entries and %d revisions, lost %d, duplicated %d, partial %d"
+                    + " (%.1f s)%n", r.kills(), r.acknowledged(), r.acknowledgedRevisions(), r.lost(), r.duplicated(),
+                    r.partial(), r.elapsed().toMillis() / 1000.0);
+        }
+        out.flush();
+        return r.passed() ? 0 : FAILED;
     }
 
     /**

@@ -33,7 +33,8 @@ import picocli.CommandLine.ScopeType;
         description = "Durable, pluggable conversation sessions for LLM agents.",
         subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class, ChatCommand.class,
                 DemoCommand.class,
-                ExportCommand.class, DeleteCommand.class, ConformanceCommand.class, CommandLine.HelpCommand.class})
+                ExportCommand.class, DeleteCommand.class, ConformanceCommand.class, BackupCommand.class,
+                RestoreCommand.class, CommandLine.HelpCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "URI",
@@ -108,10 +109,8 @@ public final class ParleyCommand implements Callable<Integer> {
         if (Ids.isValid(text) && catalog.find(new SessionId(text)).isPresent()) {
             return new SessionId(text);
         }
-        if (text.isEmpty() || !text.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '.' || c == '_'
-                || c == '-')) {
-            throw new InvalidInputException("'" + text + "' is not a session id");
-        }
+        // A prefix of an id is an id itself: one that is not ("..", 129 characters) is invalid input, not missing.
+        Ids.requireValid("session id", text);
         List<SessionId> matches = catalog.findByPrefix(text, 6);
         if (matches.isEmpty()) {
             throw new NotFoundException("no session " + text + " in " + storeLabel());

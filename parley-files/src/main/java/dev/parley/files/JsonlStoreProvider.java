@@ -25,6 +25,23 @@ public final class JsonlStoreProvider implements StoreProvider {
     }
 
     @Override
+    public void backup(StoreUri uri, Path to) {
+        dev.parley.files.internal.JsonlBackup.backup(directory(uri), to);
+    }
+
+    @Override
+    public void restore(Path from, StoreUri uri) {
+        dev.parley.files.internal.JsonlBackup.restore(from, directory(uri));
+    }
+
+    private static Path directory(StoreUri uri) {
+        if (uri.location().isBlank()) {
+            throw new InvalidInputException("jsonl: needs a directory, e.g. jsonl:/var/lib/app/sessions");
+        }
+        return Path.of(uri.location());
+    }
+
+    @Override
     public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
         if (uri.location().isBlank()) {
             throw new InvalidInputException("jsonl: needs a directory, e.g. jsonl:/var/lib/app/sessions");

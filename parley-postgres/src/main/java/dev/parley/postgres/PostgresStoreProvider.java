@@ -45,6 +45,21 @@ public final class PostgresStoreProvider implements StoreProvider {
         return Set.of(MIGRATE, POOL);
     }
 
+    /** Refused with the hint: PostgreSQL's own tools take a consistent copy of a live database. */
+    @Override
+    public void backup(StoreUri uri, java.nio.file.Path to) {
+        throw new dev.parley.core.UnsupportedException("postgres: stores are backed up with PostgreSQL's own tools:"
+                + " pg_dump (e.g. pg_dump -Fc -f " + to + " DBNAME) takes a consistent copy while writers keep"
+                + " working, and pg_restore puts it back; Parley's tables are the parley_* tables");
+    }
+
+    /** Refused with the hint, as {@link #backup}. */
+    @Override
+    public void restore(java.nio.file.Path from, StoreUri uri) {
+        throw new dev.parley.core.UnsupportedException("postgres: stores are restored with pg_restore (or psql for a"
+                + " plain pg_dump)");
+    }
+
     @Override
     public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
         Parsed p = parse(uri, System.getenv());

@@ -3,6 +3,10 @@ package dev.parley.sqlite;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.jdbc.internal.Migrations;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,6 +14,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.sqlite.SQLiteConfig;
 
 /**
  * The database schema, versioned by Flyway migrations under {@code dev/parley/sqlite/migration}. Opening a store
@@ -26,22 +31,75 @@ final class SqliteSchema {
     private SqliteSchema() {}
 
     /**
-     * Brings the database to {@link #CURRENT_VERSION}.
+     * Brings the database at {@code file} to {@link #CURRENT_VERSION}. An existing file is first inspected through a
+     * read-only connection that sets nothing, so a file that is refused is left byte for byte as it was (not even
+     * switched to WAL). Parley's own objects without a finished history (a first open killed part-way, or one racing
+     * another) are not foreign: the migration is finished. Concurrent first opens are retried until the schema is
+     * current ({@link Migrations#migrate}).
      *
      * @throws UnsupportedException if the database's schema is newer than this code, or it is another
-     *     application's database
+     *     application's database: it holds an object (table, view, index, trigger) that is not Parley's, or sets
+     *     {@code user_version} or {@code application_id}, and has no Parley history
      * @throws UnavailableException if the migration fails
      */
-    static void migrate(DataSource dataSource, String where) {
-        int installed = installedVersion(dataSource, where);
-        if (installed == CURRENT_VERSION) {
-            return; // the common case: skip Flyway's start-up cost
+    static void migrate(Path file, DataSource dataSource, String where) {
+        if (sizeOf(file) > 0) {
+            int installed = inspect(file, where);
+            if (installed == CURRENT_VERSION) {
+                return; // the common case: skip Flyway's start-up cost
+            }
+            Migrations.refuseNewer(installed, CURRENT_VERSION, where);
         }
-        if (installed == 0) {
-            refuseForeign(dataSource, where);
-        }
-        Migrations.refuseNewer(installed, CURRENT_VERSION, where);
         Migrations.migrate(dataSource, LOCATION, false, where);
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (NoSuchFileException e) {
+            return 0;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The installed version of an existing file, read without changing it.
+     *
+     * @throws UnsupportedException if it is another application's database
+     */
+    static int inspect(Path file, String where) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setBusyTimeout(SqliteStore.BUSY_TIMEOUT_MILLIS);
+        try (Connection c = config.createConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            int installed = Migrations.installedVersion(c, HISTORY_EXISTS);
+            if (installed > 0) {
+                return installed;
+            }
+            List<String> foreign = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT type || ' ' || name FROM sqlite_master"
+                    + " WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'parley\\_%' ESCAPE '\\'"
+                    + " ORDER BY name LIMIT 5")) {
+                while (rs.next()) {
+                    foreign.add(rs.getString(1));
+                }
+            }
+            for (String pragma : List.of("user_version", "application_id")) {
+                try (ResultSet rs = st.executeQuery("PRAGMA " + pragma)) {
+                    if (rs.next() && rs.getLong(1) != 0) {
+                        foreign.add(pragma + " " + rs.getLong(1));
+                    }
+                }
+            }
+            if (!foreign.isEmpty()) {
+                throw new UnsupportedException(where + " is a SQLite database of another application (" + foreign
+                        + "); Parley does not write into it: give a new file");
+            }
+            return 0;
+        } catch (SQLException e) {
+            throw SqliteDialect.map(e, where, "read the schema version");
+        }
     }
 
     /** The highest successfully applied migration version, or 0 for a database without Parley's schema. */
@@ -50,24 +108,6 @@ final class SqliteSchema {
             return Migrations.installedVersion(c, HISTORY_EXISTS);
         } catch (SQLException e) {
             throw SqliteDialect.map(e, where, "read the schema version");
-        }
-    }
-
-    /** A database that holds other tables and no Parley history belongs to another application: leave it alone. */
-    private static void refuseForeign(DataSource dataSource, String where) {
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'"
-                     + " AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 5")) {
-            List<String> tables = new ArrayList<>();
-            while (rs.next()) {
-                tables.add(rs.getString(1));
-            }
-            if (!tables.isEmpty()) {
-                throw new UnsupportedException(where + " is a SQLite database of another application (tables " + tables
-                        + "); Parley does not write into it: give a new file");
-            }
-        } catch (SQLException e) {
-            throw SqliteDialect.map(e, where, "read the tables");
         }
     }
 }

@@ -90,7 +90,7 @@ public final class SqliteStore extends JdbcStore {
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SQLiteDataSource dataSource = new SQLiteDataSource(config);
         dataSource.setUrl("jdbc:sqlite:" + absolute);
-        SqliteSchema.migrate(dataSource, where);
+        SqliteSchema.migrate(absolute, dataSource, where);
         try {
             return new SqliteStore(absolute, scope, scopePinned, new SqliteDialect(where, dataSource.getConnection()),
                     options);

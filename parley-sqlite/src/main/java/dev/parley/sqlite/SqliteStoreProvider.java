@@ -24,6 +24,23 @@ public final class SqliteStoreProvider implements StoreProvider {
     }
 
     @Override
+    public void backup(StoreUri uri, Path to) {
+        SqliteBackup.backup(file(uri), to);
+    }
+
+    @Override
+    public void restore(Path from, StoreUri uri) {
+        SqliteBackup.restore(from, file(uri));
+    }
+
+    private static Path file(StoreUri uri) {
+        if (uri.location().isBlank()) {
+            throw new InvalidInputException("sqlite: needs a file path, e.g. sqlite:/var/lib/app/parley.db");
+        }
+        return Path.of(uri.location());
+    }
+
+    @Override
     public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
         if (uri.location().isBlank()) {
             throw new InvalidInputException("sqlite: needs a file path, e.g. sqlite:/var/lib/app/parley.db");

@@ -14,6 +14,8 @@ import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.FlushResult;
+import dev.parley.core.conversation.AgentSession;
+import dev.parley.core.log.LastEntryMovedException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.store.Store;
 import dev.parley.core.log.NewSession;
@@ -42,7 +44,7 @@ import java.util.concurrent.CountDownLatch;
  * The scenarios of the message-log contract ({@link MessageLog}). Rule numbers refer to the guarantees listed on
  * {@link MessageLog}: ML-01…ML-03 order and atomicity, ML-04 truncation, ML-05…ML-06 integrity and exactness,
  * ML-07…ML-08 durability and corruption, ML-09…ML-12 catalog, usage, isolation and concurrency, ML-13…ML-14
- * idempotent appends.
+ * idempotent appends, ML-15…ML-16 conditional appends (one conversation, many writers).
  */
 public final class MessageLogScenarios {
     static final AgentId ORCHESTRATOR = new AgentId("orchestrator");
@@ -96,7 +98,15 @@ public final class MessageLogScenarios {
                 new Scenario<>("ML-14", "a conflicting id writes nothing",
                         "an id stored with different content is an EntryConflictException naming it, and nothing of"
                                 + " its batch is written",
-                        MessageLogScenarios::conflictingIdWritesNothing));
+                        MessageLogScenarios::conflictingIdWritesNothing),
+                new Scenario<>("ML-15", "an append after a stale last entry writes nothing",
+                        "appendIfLast naming an entry that is no longer the agent's latest is a LastEntryMovedException"
+                                + " naming both, and writes nothing; a retried batch is still recognised",
+                        MessageLogScenarios::staleLastEntryWritesNothing),
+                new Scenario<>("ML-16", "two writers of one conversation never fork it",
+                        "handles (AgentSession) on separate store instances appending to one agent at once leave one"
+                                + " line: every entry's parent is the entry stored before it",
+                        MessageLogScenarios::concurrentWritersDoNotFork));
     }
 
     /** Runs the scenarios against the harness and returns one verdict each. */
@@ -259,6 +269,81 @@ public final class MessageLogScenarios {
                             entry(a, fresh, Message.user("original")))));
             equal(1, log.load(s, null).size(), "entries after the conflicting batches");
             equal(Usage.ZERO, log.loadUsage(s, ORCHESTRATOR), "usage after the conflicting batch");
+        }
+    }
+
+    static void staleLastEntryWritesNothing(MessageLogHarness h, String scope) {
+        SessionId s = session("stale-last");
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            EntryId a = id("l");
+            log.appendIfLast(s, ORCHESTRATOR, null, List.of(entry(a, null, Message.user("first"))), Usage.ZERO);
+            EntryId b = id("l");
+            List<NewEntry> second = List.of(entry(b, a, Message.user("second")));
+            log.appendIfLast(s, ORCHESTRATOR, a, second, Usage.of(1, 1));
+            EntryId c = id("l");
+            LastEntryMovedException moved = fails(LastEntryMovedException.class, "an append after a stale entry",
+                    () -> log.appendIfLast(s, ORCHESTRATOR, a, List.of(entry(c, a, Message.user("fork"))),
+                            Usage.of(7, 7)));
+            equal(a, moved.expected(), "the expected entry the error names");
+            equal(b, moved.actual(), "the actual last entry the error names");
+            fails(LastEntryMovedException.class, "an append expecting no entry where there is one",
+                    () -> log.appendIfLast(s, ORCHESTRATOR, null, List.of(entry(c, null, Message.user("root"))),
+                            Usage.ZERO));
+            equal(2, log.load(s, null).size(), "entries after the refused appends");
+            equal(Usage.of(1, 1), log.loadUsage(s, ORCHESTRATOR), "usage after the refused appends");
+            equal(0, log.appendIfLast(s, ORCHESTRATOR, a, second, Usage.of(1, 1)).written(),
+                    "entries written by a retry of the acknowledged batch");
+            log.appendIfLast(s, WORKER, null, List.of(entry(c, null, Message.user("another agent"))), Usage.ZERO);
+            equal(3, log.load(s, null).size(), "entries after another agent's first conditional append");
+        }
+    }
+
+    static void concurrentWritersDoNotFork(MessageLogHarness h, String scope) throws InterruptedException {
+        SessionId s = session("no-fork");
+        int writers = 3;
+        int perWriter = 8;
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        List<Store> stores = new ArrayList<>();
+        try {
+            for (int w = 0; w < writers; w++) {
+                stores.add(h.open(scope));
+            }
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                AgentSession handle = new AgentSession(stores.get(w).log(), s, ORCHESTRATOR,
+                        dev.parley.core.IdGenerator.uuidV7(), java.time.Clock.systemUTC());
+                int writer = w;
+                Thread thread = new Thread(() -> {
+                    try {
+                        start.await();
+                        for (int i = 0; i < perWriter; i++) {
+                            handle.appendMessages(List.of(Message.user("writer " + writer + " prompt " + i)));
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                });
+                threads.add(thread);
+                thread.start();
+            }
+            start.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+            that(errors.isEmpty(), "appends failed: " + errors);
+            List<Entry> all = stores.get(0).log().load(s, null);
+            equal(writers * perWriter, all.size(), "entries stored");
+            EntryId previous = null;
+            for (Entry e : all) {
+                equal(previous, e.parentId(), "the parent of entry " + e.seq() + " (a side branch means a fork)");
+                previous = e.id();
+            }
+        } finally {
+            for (Store store : stores) {
+                store.close();
+            }
         }
     }
 

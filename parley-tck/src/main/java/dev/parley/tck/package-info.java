@@ -32,6 +32,8 @@
  *   <li>ML-12 concurrent appends lose nothing</li>
  *   <li>ML-13 a retried append is recognised</li>
  *   <li>ML-14 a conflicting id writes nothing</li>
+ *   <li>ML-15 an append after a stale last entry writes nothing</li>
+ *   <li>ML-16 two writers of one conversation never fork it</li>
  * </ul>
  *
  * <h2>Session records ({@link dev.parley.tck.SessionRepositoryScenarios}, Heddle's session-repository

@@ -31,6 +31,15 @@ import org.jspecify.annotations.Nullable;
  * <p>Catalog operations (listing, resolving an id prefix, the most recent session) are not here; they belong to the
  * store's {@link dev.parley.core.log.SessionCatalog}.
  *
+ * <p><b>Two writers of one conversation.</b> While the leaf is the agent's latest entry (the usual case: appending
+ * at the tip), each append states that entry as the one it follows ({@link MessageLog#appendIfLast}). When another
+ * handle — in this process or another — appended to the same agent of the session meanwhile, nothing is written; this
+ * handle re-reads the agent's latest entry, chains the batch after it, and appends again (up to
+ * {@value #MAX_REBASES} times), so the conversation stays one line and no side branch appears silently. The entries
+ * the other writer added are in the log, not in what this handle's caller holds in memory: reload the conversation
+ * ({@link #loadConversation()}) to see them. An append from a leaf that was moved on purpose ({@link #moveLeaf}, a
+ * branch) is not conditional.
+ *
  * <p>Thread-safe: calls are serialized on the instance. A failed call leaves the leaf unchanged.
  */
 public final class AgentSession {
@@ -39,7 +48,12 @@ public final class AgentSession {
     private final AgentId agent;
     private final IdGenerator ids;
     private final Clock clock;
+    /** How many times an append at the tip is re-chained after another writer's entries before it gives up. */
+    public static final int MAX_REBASES = 16;
+
     private @Nullable EntryId leaf;
+    /** The agent's latest entry in the session as this handle last saw it. */
+    private @Nullable EntryId last;
 
     /**
      * @param log the backend
@@ -55,6 +69,7 @@ public final class AgentSession {
         this.ids = Objects.requireNonNull(ids, "ids");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.leaf = log.lastEntry(session, agent).map(Entry::id).orElse(null);
+        this.last = leaf;
     }
 
     /** The agent this handle writes as. */
@@ -114,17 +129,51 @@ public final class AgentSession {
             }
             return List.of();
         }
+        List<EntryId> entryIds = new ArrayList<>(payloads.size());
+        for (int i = 0; i < payloads.size(); i++) {
+            entryIds.add(ids.newEntryId());
+        }
+        Instant now = clock.instant();
+        EntryId start = leaf;
+        if (!java.util.Objects.equals(leaf, last)) {
+            last = log.lastEntry(session, agent).map(Entry::id).orElse(null); // the leaf was moved: where is the tip?
+        }
+        boolean atTip = java.util.Objects.equals(leaf, last);
+        for (int attempt = 0; ; attempt++) {
+            List<NewEntry> batch = chain(payloads, entryIds, start, now);
+            List<Entry> stored;
+            if (!atTip) {
+                stored = log.append(session, agent, batch, usage).entries();
+            } else {
+                try {
+                    stored = log.appendIfLast(session, agent, start, batch, usage).entries();
+                } catch (dev.parley.core.log.LastEntryMovedException moved) {
+                    if (attempt >= MAX_REBASES) {
+                        throw moved;
+                    }
+                    start = moved.actual(); // another writer continued the conversation: continue after it
+                    last = start;
+                    continue;
+                }
+            }
+            leaf = stored.get(stored.size() - 1).id();
+            last = leaf;
+            return stored;
+        }
+    }
+
+    private static List<NewEntry> chain(List<? extends EntryPayload> payloads, List<EntryId> entryIds,
+                                        @Nullable EntryId start, Instant now) {
         List<NewEntry> batch = new ArrayList<>(payloads.size());
-        EntryId parent = leaf;
-        for (EntryPayload p : payloads) {
-            EntryId id = ids.newEntryId();
-            Instant at = p instanceof Message m && m.createdAt() != null ? m.createdAt() : clock.instant();
+        EntryId parent = start;
+        for (int i = 0; i < payloads.size(); i++) {
+            EntryPayload p = payloads.get(i);
+            EntryId id = entryIds.get(i);
+            Instant at = p instanceof Message m && m.createdAt() != null ? m.createdAt() : now;
             batch.add(NewEntry.of(id, parent, at, p));
             parent = id;
         }
-        List<Entry> stored = log.append(session, agent, batch, usage).entries();
-        leaf = stored.get(stored.size() - 1).id();
-        return stored;
+        return batch;
     }
 
     /**
@@ -170,6 +219,7 @@ public final class AgentSession {
     public synchronized void truncateAfter(EntryId entry) {
         log.truncateAfter(session, entry);
         leaf = entry;
+        last = log.lastEntry(session, agent).map(Entry::id).orElse(null);
     }
 
     /**

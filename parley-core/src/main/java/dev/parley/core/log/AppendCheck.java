@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules of {@link MessageLog#append}, shared by every backend so they hold and fail the same way:
@@ -80,6 +81,20 @@ public final class AppendCheck {
             toWrite.add(e);
         }
         return new Plan(batch.size(), recognised, toWrite);
+    }
+
+    /**
+     * The condition of {@link MessageLog#appendIfLast}: a backend calls it, under the same lock or transaction as the
+     * write, with the agent's latest stored entry, unless the {@link Plan#nothingToWrite() plan writes nothing} (a
+     * recognised retry is answered whatever the latest entry is now).
+     *
+     * @throws LastEntryMovedException if {@code actual} is not {@code expected}
+     */
+    public static void requireLast(SessionId session, AgentId agent, @Nullable EntryId expected,
+                                   @Nullable EntryId actual) {
+        if (!Objects.equals(expected, actual)) {
+            throw new LastEntryMovedException(session, agent, expected, actual);
+        }
     }
 
     /**

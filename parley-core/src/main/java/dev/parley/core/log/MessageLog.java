@@ -72,6 +72,35 @@ public interface MessageLog extends AutoCloseable {
     AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage);
 
     /**
+     * {@link #append(SessionId, AgentId, List, Usage)}, on the condition that the agent's latest entry in the session
+     * is still {@code expectedLast} — optimistic concurrency for one agent's conversation, like a record's revision:
+     * two processes continuing the same conversation cannot both append after the same entry and fork it silently;
+     * the second is told, re-reads, and continues after the first.
+     *
+     * <p>The condition is checked atomically with the write. A batch that is stored whole already (a retry) is
+     * recognised as {@link #append} recognises it, whatever the agent's latest entry is now.
+     *
+     * <p>Every Parley backend checks and writes atomically. This default, for backends written before it, checks
+     * {@link #lastEntry} and then appends: it narrows the race without closing it; override it.
+     *
+     * @param expectedLast the agent's latest entry the batch continues from, or null for "the agent has no entry in
+     *     the session yet"
+     * @throws LastEntryMovedException if another entry of the agent was appended meanwhile; nothing was written
+     * @throws dev.parley.core.EntryConflictException as {@link #append}
+     * @throws dev.parley.core.InvalidInputException as {@link #append}
+     * @throws dev.parley.core.UnavailableException as {@link #append}
+     */
+    default AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
+                                      List<NewEntry> batch, Usage usage) {
+        EntryId actual = lastEntry(session, agent).map(Entry::id).orElse(null);
+        boolean retry = !batch.isEmpty() && batch.get(batch.size() - 1).id().equals(actual);
+        if (!retry) {
+            AppendCheck.requireLast(session, agent, expectedLast, actual);
+        }
+        return append(session, agent, batch, usage);
+    }
+
+    /**
      * {@link #append(SessionId, AgentId, List, Usage)} without usage.
      *
      * @return every entry of the batch as stored, in order, with its {@code seq} and {@code agent}

@@ -56,7 +56,18 @@ final class MemoryMessageLog implements MessageLog, SessionCatalog {
 
 
     @Override
-    public synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+    public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+        return append(session, agent, batch, usage, false, null);
+    }
+
+    @Override
+    public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
+                                     List<NewEntry> batch, Usage usage) {
+        return append(session, agent, batch, usage, true, expectedLast);
+    }
+
+    private synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
+                                             boolean conditional, @Nullable EntryId expectedLast) {
         Objects.requireNonNull(usage, "usage");
         SessionData data = sessions.get(session);
         Map<EntryId, Entry> stored = new HashMap<>();
@@ -71,6 +82,9 @@ final class MemoryMessageLog implements MessageLog, SessionCatalog {
         AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored);
         if (plan.nothingToWrite() && !batch.isEmpty()) {
             return plan.result(List.of());
+        }
+        if (conditional) {
+            AppendCheck.requireLast(session, agent, expectedLast, lastEntry(session, agent).map(Entry::id).orElse(null));
         }
         if (data == null) {
             data = new SessionData(newInfo(NewSession.of(session)));

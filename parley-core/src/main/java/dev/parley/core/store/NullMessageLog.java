@@ -36,6 +36,13 @@ final class NullMessageLog implements MessageLog {
         return plan.result(out);
     }
 
+    /** Appends unconditionally: nothing is stored, so nothing can fork. */
+    @Override
+    public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
+                                     List<NewEntry> batch, Usage usage) {
+        return append(session, agent, batch, usage);
+    }
+
     @Override
     public List<Entry> load(SessionId session, @Nullable AgentId agent) {
         return List.of();

@@ -1,5 +1,7 @@
 package dev.parley.core.store;
 
+import dev.parley.core.UnsupportedException;
+import java.nio.file.Path;
 import java.util.Set;
 
 /**
@@ -42,4 +44,34 @@ public interface StoreProvider {
      * @throws dev.parley.core.UnavailableException if the store cannot be opened
      */
     Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options);
+
+    /**
+     * Takes a consistent copy of the whole storage the URI names (every scope) into {@code to}, while writers keep
+     * working: the copy holds every write acknowledged before the backup began, and only whole batches and whole
+     * records. See {@link Stores#backup}.
+     *
+     * @param to where the copy goes; must not exist yet
+     * @throws UnsupportedException if the backend has no backup through Parley (the default; the message names the
+     *     backend's own tool)
+     * @throws dev.parley.core.AlreadyExistsException if {@code to} exists
+     * @throws dev.parley.core.NotFoundException if there is no store at the URI
+     * @throws dev.parley.core.UnavailableException if reading the store or writing the copy failed; a partial copy is
+     *     removed
+     */
+    default void backup(StoreUri uri, Path to) {
+        throw new UnsupportedException(scheme() + ": stores have no backup through Parley");
+    }
+
+    /**
+     * Puts a copy taken by {@link #backup} where the URI names, which must not hold a store yet; the restored store is
+     * opened once to check it.
+     *
+     * @throws UnsupportedException if the backend has no restore through Parley (the default)
+     * @throws dev.parley.core.AlreadyExistsException if a store is there already
+     * @throws dev.parley.core.NotFoundException if {@code from} does not exist
+     * @throws dev.parley.core.UnavailableException if the copy failed; nothing is left at the URI
+     */
+    default void restore(Path from, StoreUri uri) {
+        throw new UnsupportedException(scheme() + ": stores have no restore through Parley");
+    }
 }

@@ -50,6 +50,34 @@ public final class Stores {
         return provider(parsed).exists(parsed);
     }
 
+    /**
+     * Takes a consistent copy of the store at {@code uri} — every scope — into {@code to}, while its writers keep
+     * working ({@link StoreProvider#backup}): {@code sqlite:} through SQLite's online backup, {@code jsonl:} file by
+     * file under the files' writer locks. PostgreSQL has its own tools ({@code pg_dump}) and is refused with that hint.
+     *
+     * @throws dev.parley.core.UnsupportedException if the backend has no backup through Parley
+     * @throws dev.parley.core.AlreadyExistsException if {@code to} exists
+     * @throws dev.parley.core.NotFoundException if there is no store at {@code uri}
+     * @throws dev.parley.core.UnavailableException if the copy failed; nothing is left at {@code to}
+     */
+    public static void backup(String uri, Path to) {
+        StoreUri parsed = StoreUri.parse(uri);
+        provider(parsed).backup(parsed, to);
+    }
+
+    /**
+     * Puts a copy taken by {@link #backup} where {@code uri} names, which must hold no store yet.
+     *
+     * @throws dev.parley.core.UnsupportedException if the backend has no restore through Parley
+     * @throws dev.parley.core.AlreadyExistsException if a store is there already
+     * @throws dev.parley.core.NotFoundException if {@code from} does not exist
+     * @throws dev.parley.core.UnavailableException if the copy failed; nothing is left at {@code uri}
+     */
+    public static void restore(Path from, String uri) {
+        StoreUri parsed = StoreUri.parse(uri);
+        provider(parsed).restore(from, parsed);
+    }
+
     private static StoreProvider provider(StoreUri parsed) {
         Map<String, StoreProvider> providers = providers();
         StoreProvider provider = providers.get(parsed.scheme());

@@ -25,6 +25,12 @@ public final class JsonlConformanceSupport implements ConformanceSupport {
         return "jsonl";
     }
 
+    /** A store directory, not yet created, in {@code dir}. */
+    @Override
+    public java.util.Optional<String> freshStore(Path dir) {
+        return java.util.Optional.of("jsonl:" + dir.toAbsolutePath().resolve("store"));
+    }
+
     /** Replaces the line of a message-log entry in its session file with a damaged one. */
     @Override
     public void corruptEntry(Store store, SessionId session, EntryId entry) {

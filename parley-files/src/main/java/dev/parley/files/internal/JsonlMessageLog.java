@@ -125,7 +125,18 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     // ---- writes ----
 
     @Override
-    public synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+    public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+        return append(session, agent, batch, usage, false, null);
+    }
+
+    @Override
+    public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
+                                     List<NewEntry> batch, Usage usage) {
+        return append(session, agent, batch, usage, true, expectedLast);
+    }
+
+    private synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
+                                             boolean conditional, @Nullable EntryId expectedLast) {
         ensureOpen();
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
@@ -134,12 +145,20 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         if (!Files.exists(fileOf(session))) {
             // A batch that fails its check must not even create the session: check it against no stored entries first.
             AppendCheck.plan(session, agent, entries, Map.of());
+            if (conditional) {
+                AppendCheck.requireLast(session, agent, expectedLast, null);
+            }
         }
         return write(session, Mode.APPEND, null, (channel, index) -> {
             AppendCheck.Plan plan = AppendCheck.plan(session, agent, entries,
                     stored(session, channel, index, AppendCheck.idsToLookUp(entries)));
             if (plan.nothingToWrite() && !entries.isEmpty()) {
                 return plan.result(List.of()); // a retry: every entry is stored, and so was its usage
+            }
+            if (conditional) {
+                // Under the file's exclusive lock, with the index brought up to date: nobody appends in between.
+                Entry last = index.lastByAgent.get(agent);
+                AppendCheck.requireLast(session, agent, expectedLast, last == null ? null : last.id());
             }
             boolean withUsage = !usage.equals(Usage.ZERO);
             ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -688,7 +707,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         try {
             Files.setLastModifiedTime(fileOf(session), FileTime.from(options.clock().instant()));
         } catch (IOException e) {
-            throw new UnavailableException("cannot stamp " + fileOf(session) + ": " + e.getMessage(), e);
+            // The write is durable already: failing it now would make a caller retry what is stored. The file keeps
+            // the time the kernel gave it (the write's own), which the catalog reads instead.
+            LOG.log(System.Logger.Level.WARNING, "cannot stamp " + fileOf(session) + " with the store clock's time"
+                    + " (the write itself is durable): " + e.getMessage());
         }
     }
 
@@ -709,9 +731,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             List<SessionId> out = new ArrayList<>();
             for (Path p : (Iterable<Path>) files::iterator) {
                 String name = p.getFileName().toString();
-                if (name.endsWith(SUFFIX)) {
+                if (name.endsWith(SUFFIX) && Files.isRegularFile(p)) {
                     String id = name.substring(0, name.length() - SUFFIX.length());
-                    // An empty file is not a session (a crash of an older version between creating and writing it).
+                    // An empty file is not a session (a crash of an older version between creating and writing it);
+                    // nor is a directory that happens to be named like one.
                     if (Ids.isValid(id) && sizeOrZero(p) > 0) {
                         out.add(new SessionId(id));
                     }
@@ -774,8 +797,9 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 SessionInfo info;
                 try {
                     info = find(id).orElse(null);
-                } catch (CorruptRecordException e) {
-                    // One damaged or foreign file must not hide every other session; reading it still fails.
+                } catch (CorruptRecordException | UnavailableException e) {
+                    // One damaged, foreign or unreadable file must not hide every other session; reading it still
+                    // fails, with its own error.
                     LOG.log(System.Logger.Level.WARNING, "not listing " + file + ": " + e.getMessage());
                     continue;
                 }

@@ -78,16 +78,27 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
 
     @Override
     public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+        return append(session, agent, batch, usage, false, null);
+    }
+
+    @Override
+    public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
+                                     List<NewEntry> batch, Usage usage) {
+        return append(session, agent, batch, usage, true, expectedLast);
+    }
+
+    private AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
+                                boolean conditional, @Nullable EntryId expectedLast) {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(usage, "usage");
         String doing = "append to session " + session;
         try {
-            return db.write(doing, c -> appendOnce(c, session, agent, batch, usage));
+            return db.write(doing, c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
         } catch (StoredMeanwhile first) {
             try {
-                return db.write(doing, c -> appendOnce(c, session, agent, batch, usage));
+                return db.write(doing, c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
             } catch (StoredMeanwhile again) {
                 throw new UnavailableException("could not " + doing + " in " + db.where() + ": its entry ids were"
                         + " stored concurrently by another writer twice; retry the append", again.getCause());
@@ -95,13 +106,17 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    private AppendResult appendOnce(Connection c, SessionId session, AgentId agent, List<NewEntry> batch, Usage usage)
-            throws SQLException {
+    private AppendResult appendOnce(Connection c, SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
+                                    boolean conditional, @Nullable EntryId expectedLast) throws SQLException {
         Instant now = now();
         lockSession(c, session, now);
         AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored(c, session, batch));
         if (plan.nothingToWrite() && !batch.isEmpty()) {
             return plan.result(List.of()); // a retry of a batch that is stored whole: write nothing, not even usage
+        }
+        if (conditional) {
+            // The session's row is locked: no other writer can append between this read and the insert.
+            AppendCheck.requireLast(session, agent, expectedLast, lastEntryId(c, session, agent));
         }
         List<Entry> written = new ArrayList<>(plan.toWrite().size());
         long messages = 0;
@@ -157,6 +172,18 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             }
         }
         return found;
+    }
+
+    private @Nullable EntryId lastEntryId(Connection c, SessionId session, AgentId agent) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT entry_id FROM parley_log_entries"
+                + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1")) {
+            st.setString(1, scope);
+            st.setString(2, session.value());
+            st.setString(3, agent.value());
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? new EntryId(rs.getString(1)) : null;
+            }
+        }
     }
 
     private void addUsage(Connection c, SessionId session, AgentId agent, Usage usage) throws SQLException {

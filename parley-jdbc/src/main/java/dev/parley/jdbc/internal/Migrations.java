@@ -62,26 +62,44 @@ public final class Migrations {
         }
     }
 
+    /** How many times a migration that failed is tried again before the failure is reported. */
+    static final int ATTEMPTS = 8;
+
     /**
-     * Applies the migrations at {@code location} that the database lacks.
+     * Applies the migrations at {@code location} that the database lacks. A failed attempt is tried again, after a
+     * short random pause, up to {@value #ATTEMPTS} times in all: another process opening the same new database at
+     * the same moment makes one of the two fail (a table or the history created meanwhile, a baseline taken
+     * meanwhile), and the next attempt finds the work done. A migration killed part-way is finished the same way:
+     * each migration is one transaction, and the history says which committed.
      *
      * @param baseline whether a database that holds other tables but no history may be migrated (a shared
      *     PostgreSQL schema); false where such a database is refused before
-     * @throws UnavailableException if a migration fails
+     * @throws UnavailableException if the last attempt fails
      */
     public static void migrate(DataSource dataSource, String location, boolean baseline, String where) {
-        try {
-            Flyway.configure(Migrations.class.getClassLoader())
-                    .dataSource(dataSource)
-                    .locations(location)
-                    .table(HISTORY_TABLE)
-                    .failOnMissingLocations(true)
-                    .baselineOnMigrate(baseline)
-                    .baselineVersion("0")
-                    .load()
-                    .migrate();
-        } catch (FlywayException e) {
-            throw new UnavailableException("cannot migrate the schema of " + where + ": " + e.getMessage(), e);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Flyway.configure(Migrations.class.getClassLoader())
+                        .dataSource(dataSource)
+                        .locations(location)
+                        .table(HISTORY_TABLE)
+                        .failOnMissingLocations(true)
+                        .baselineOnMigrate(baseline)
+                        .baselineVersion("0")
+                        .load()
+                        .migrate();
+                return;
+            } catch (FlywayException e) {
+                if (attempt >= ATTEMPTS) {
+                    throw new UnavailableException("cannot migrate the schema of " + where + ": " + e.getMessage(), e);
+                }
+            }
+            try {
+                Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(20, 100L * attempt));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UnavailableException("interrupted while migrating the schema of " + where, e);
+            }
         }
     }
 }

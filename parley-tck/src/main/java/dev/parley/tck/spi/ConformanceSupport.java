@@ -4,6 +4,8 @@ import dev.parley.core.EntryId;
 import dev.parley.core.SessionId;
 import dev.parley.core.store.Store;
 import dev.parley.tck.CapabilityMissing;
+import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * What a backend contributes to the conformance kit beyond its public contract: damaging a stored record, so the
@@ -45,5 +47,15 @@ public interface ConformanceSupport {
      */
     default void corruptManifest(Store store, String sessionId) {
         throw new CapabilityMissing("corruptManifest for " + scheme() + ":");
+    }
+
+    /**
+     * The URI of a new, empty store of this backend inside {@code dir}, for the crash campaign's rounds that kill
+     * writers during a store's first open ({@link dev.parley.tck.process.CrashCampaign}); everything it creates must
+     * stay inside {@code dir}, which the campaign deletes. Empty (the default) when the backend cannot make one there:
+     * the campaign then kills first opens only when the store under test is new.
+     */
+    default Optional<String> freshStore(Path dir) {
+        return Optional.empty();
     }
 }

@@ -1,0 +1,66 @@
+package dev.parley.core.log;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.ErrorCode;
+import dev.parley.core.ParleyException;
+import dev.parley.core.SessionId;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code LOG_LAST_ENTRY_MOVED}: an append named the entry it expected to follow
+ * ({@link MessageLog#appendIfLast}), but another writer appended to the same agent of the session meanwhile. Nothing
+ * was written. Like a revision conflict: re-read the agent's last entry ({@link MessageLog#lastEntry}), rebuild the
+ * batch on it, and try again — two writers of one conversation are told, never silently forked.
+ */
+public final class LastEntryMovedException extends ParleyException {
+    private static final long serialVersionUID = 1L;
+
+    private final SessionId session;
+    private final AgentId agent;
+    private final @Nullable EntryId expected;
+    private final @Nullable EntryId actual;
+
+    public LastEntryMovedException(SessionId session, AgentId agent, @Nullable EntryId expected,
+                                   @Nullable EntryId actual) {
+        super("the last entry of agent " + agent + " in session " + session + " is " + describe(actual) + ", not "
+                + describe(expected) + ": another writer appended meanwhile", null);
+        this.session = session;
+        this.agent = agent;
+        this.expected = expected;
+        this.actual = actual;
+    }
+
+    private static String describe(@Nullable EntryId id) {
+        return id == null ? "none" : id.value();
+    }
+
+    public SessionId session() {
+        return session;
+    }
+
+    public AgentId agent() {
+        return agent;
+    }
+
+    /** The last entry the writer expected, or null for "the agent has none". */
+    public @Nullable EntryId expected() {
+        return expected;
+    }
+
+    /** The agent's last entry when the append was refused, or null when it has none. */
+    public @Nullable EntryId actual() {
+        return actual;
+    }
+
+    /** A revision conflict: the CLI exits 5, the server answers 409. */
+    @Override
+    public ErrorCode code() {
+        return ErrorCode.REVISION_CONFLICT;
+    }
+
+    @Override
+    public String stableCode() {
+        return "LOG_LAST_ENTRY_MOVED";
+    }
+}

@@ -1,0 +1,105 @@
+package dev.parley.sqlite;
+
+import dev.parley.core.AlreadyExistsException;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.store.Stores;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.SQLException;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+
+/**
+ * Backup and restore of a SQLite store. The backup runs SQLite's online backup API in one step: the whole database is
+ * copied inside one read transaction, which in WAL mode does not hold writers up, so the copy is the database as of
+ * one commit — every transaction (a batch, a record update) whole or absent, and every one committed before the backup
+ * began present. The copy is written beside its destination and renamed into place once it is complete and fsynced.
+ */
+final class SqliteBackup {
+    private SqliteBackup() {}
+
+    static void backup(Path file, Path to) {
+        Path source = file.toAbsolutePath();
+        Path target = to.toAbsolutePath();
+        if (!Files.isRegularFile(source)) {
+            throw new NotFoundException("no store at sqlite:" + source);
+        }
+        if (Files.exists(target)) {
+            throw new AlreadyExistsException(target + " exists already; the backup goes to a new file");
+        }
+        SqliteSchema.inspect(source, "sqlite:" + source); // another application's file is refused, untouched
+        Path partial = partial(target);
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(SqliteStore.BUSY_TIMEOUT_MILLIS);
+        try {
+            createParent(target);
+            try (Connection c = config.createConnection("jdbc:sqlite:" + source)) {
+                // pagesPerStep -1: every page in one step, in one read transaction: a copy as of one commit.
+                ((SQLiteConnection) c).getDatabase().backup("main", partial.toString(), null, 100, 100, -1);
+            }
+            finish(partial, target);
+        } catch (SQLException e) {
+            deleteQuietly(partial);
+            throw SqliteDialect.map(e, "sqlite:" + source, "back up to " + target);
+        } catch (IOException e) {
+            deleteQuietly(partial);
+            throw new UnavailableException("cannot write the backup " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    static void restore(Path from, Path file) {
+        Path source = from.toAbsolutePath();
+        Path target = file.toAbsolutePath();
+        if (!Files.isRegularFile(source)) {
+            throw new NotFoundException("no backup at " + source);
+        }
+        if (Files.exists(target)) {
+            throw new AlreadyExistsException("sqlite:" + target + " exists already; restore into a new file");
+        }
+        Path partial = partial(target);
+        try {
+            createParent(target);
+            Files.copy(source, partial);
+            finish(partial, target);
+        } catch (IOException e) {
+            deleteQuietly(partial);
+            throw new UnavailableException("cannot restore " + source + " to " + target + ": " + e.getMessage(), e);
+        }
+        Stores.open("sqlite:" + target).close(); // it opens: Parley's schema, current or migrated
+    }
+
+    private static Path partial(Path target) {
+        return target.resolveSibling("." + target.getFileName() + ".partial-" + ProcessHandle.current().pid());
+    }
+
+    private static void createParent(Path target) throws IOException {
+        if (target.getParent() != null) {
+            Files.createDirectories(target.getParent());
+        }
+    }
+
+    /** Fsyncs the finished copy, renames it into place and fsyncs the directory. */
+    private static void finish(Path partial, Path target) throws IOException {
+        try (FileChannel ch = FileChannel.open(partial, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+        Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+        try (FileChannel dir = FileChannel.open(target.getParent(), StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // best effort: the failure being reported matters more
+        }
+    }
+}
