@@ -1,6 +1,8 @@
 package dev.parley.agent.memory;
 
 import dev.parley.core.model.Message;
+import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Maps a framework's message type to Parley's {@link Message} and back. The mapping must be exact:
@@ -30,4 +32,27 @@ public interface MessageCodec<M> {
      * @throws dev.parley.core.CorruptRecordException if the stored message cannot be one of the framework's
      */
     M decode(Message message);
+
+    /** A codec from two functions. */
+    static <M> MessageCodec<M> of(String framework, Function<M, Message> encode, Function<Message, M> decode) {
+        Objects.requireNonNull(framework, "framework");
+        Objects.requireNonNull(encode, "encode");
+        Objects.requireNonNull(decode, "decode");
+        return new MessageCodec<>() {
+            @Override
+            public String framework() {
+                return framework;
+            }
+
+            @Override
+            public Message encode(M message) {
+                return encode.apply(message);
+            }
+
+            @Override
+            public M decode(Message message) {
+                return decode.apply(message);
+            }
+        };
+    }
 }

@@ -27,22 +27,7 @@ class MemoryLogTest {
     Path dir;
 
     /** A framework whose messages are strings: user text. */
-    static final MessageCodec<String> STRINGS = new MessageCodec<>() {
-        @Override
-        public String framework() {
-            return "test";
-        }
-
-        @Override
-        public Message encode(String message) {
-            return Message.user(message);
-        }
-
-        @Override
-        public String decode(Message message) {
-            return message.text();
-        }
-    };
+    static final MessageCodec<String> STRINGS = MessageCodec.of("test", Message::user, Message::text);
 
     Store open() {
         return Stores.open("sqlite:" + dir.resolve("memory.db"));
