@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
+import dev.parley.tck.model.ToolPairingModelServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -54,7 +55,8 @@ class AiServiceMemoryLoopbackTest {
         assertThat(server.requests).hasSize(4);
 
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), ReloadedAssistantMain.class.getName(), uri,
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                ReloadedAssistantMain.class.getName(), uri,
                 server.baseUrl(), "alice", "And in Faro?").redirectErrorStream(true).start();
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

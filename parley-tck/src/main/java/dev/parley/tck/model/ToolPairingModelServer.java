@@ -1,4 +1,4 @@
-package dev.parley.langchain4j;
+package dev.parley.tck.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -15,25 +15,37 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
- * An OpenAI-compatible chat-completions server on loopback, scripted: a user message last gets a call of
+ * An OpenAI-compatible chat-completions server on loopback ({@code POST /v1/chat/completions}), for proving a
+ * framework memory adapter end to end without a network or a mock. Scripted and stateless: a user message last gets a call of
  * {@code get_weather} for the city named after "in "; a tool result last gets a final answer quoting it. Like the
  * real service, it refuses (HTTP 400, {@code invalid_request_error}) a history whose tool calls and tool results do
  * not pair up — which is what a reloaded memory that dropped tool messages runs into.
+ *
+ * <p>The tool's parameter is named as the request's first tool declares it. Thread-safe; close it to stop it.
  */
-final class ToolPairingModelServer implements AutoCloseable {
-    final HttpServer server;
-    final List<JsonNode> requests = new CopyOnWriteArrayList<>();
-    final List<String> refusals = new CopyOnWriteArrayList<>();
+public final class ToolPairingModelServer implements AutoCloseable {
+    private final HttpServer server;
+    /** Every request body received, in order. */
+    public final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    /** The reason of every request refused, in order. */
+    public final List<String> refusals = new CopyOnWriteArrayList<>();
 
-    ToolPairingModelServer() throws IOException {
+    /**
+     * Starts the server on an ephemeral loopback port.
+     *
+     * @throws IOException if no port could be bound
+     */
+    public ToolPairingModelServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/chat/completions", this::handle);
         server.start();
     }
 
-    String baseUrl() {
+    /** {@code http://127.0.0.1:PORT/v1}, the base URL OpenAI clients take. */
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
 
@@ -76,7 +88,7 @@ final class ToolPairingModelServer implements AutoCloseable {
     }
 
     /** What OpenAI would refuse in this history, or null: tool results must answer the calls just before them. */
-    static String pairingProblem(JsonNode messages) {
+    public static @Nullable String pairingProblem(JsonNode messages) {
         Set<String> open = new HashSet<>();
         for (JsonNode m : messages) {
             String role = m.path("role").asText();
@@ -108,6 +120,7 @@ final class ToolPairingModelServer implements AutoCloseable {
         }
     }
 
+    /** Stops the server. */
     @Override
     public void close() {
         server.stop(0);
