@@ -34,7 +34,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -607,8 +606,4 @@ public final class MemoryLog<M> {
         }
     }
 
-    /** The session of a memory id if it exists in the catalog. */
-    Optional<SessionInfo> find(String memoryId) {
-        return catalog == null ? Optional.empty() : catalog.find(sessionId(memoryId));
-    }
 }
