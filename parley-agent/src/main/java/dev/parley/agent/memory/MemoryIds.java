@@ -1,0 +1,53 @@
+package dev.parley.agent.memory;
+
+import dev.parley.core.Ids;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.SessionId;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The rule that turns a framework's memory (conversation) id into a Parley session id. Both frameworks take any
+ * string (LangChain4j any object, by its {@code toString()}); Parley ids are 1 to 128 characters of
+ * {@code [A-Za-z0-9._-]} starting with a letter, digit or {@code _} ({@link Ids}). So:
+ * <ul>
+ *   <li>a memory id that is a valid Parley id is the session id, unchanged ({@code "default"}, a UUID,
+ *       {@code "user-42"});</li>
+ *   <li>any other non-empty memory id ({@code "alice@example.com"}, {@code "chat 7"}, a 200-character key) becomes
+ *       {@code mem-} followed by the first 32 hex digits of the SHA-256 of its UTF-8 bytes — stable across processes
+ *       and versions;</li>
+ *   <li>the original memory id is always kept in the session's catalog metadata (key {@value #METADATA_KEY}), which is
+ *       how {@link MemoryLog#memoryIds()} lists the original ids and how a hashed id that collides with a literal one
+ *       is detected (an {@link InvalidInputException}, never a shared session).</li>
+ * </ul>
+ */
+public final class MemoryIds {
+    /** The catalog metadata key under which a memory session records its framework and original memory id. */
+    public static final String METADATA_KEY = "parley.memory";
+    /** The prefix of hashed session ids. */
+    public static final String HASHED_PREFIX = "mem-";
+
+    private MemoryIds() {}
+
+    /**
+     * The session id of a memory id.
+     *
+     * @throws InvalidInputException if {@code memoryId} is null or empty
+     */
+    public static SessionId sessionId(String memoryId) {
+        if (memoryId == null || memoryId.isEmpty()) {
+            throw new InvalidInputException("memory id is missing or empty");
+        }
+        if (Ids.isValid(memoryId)) {
+            return new SessionId(memoryId);
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(memoryId.getBytes(StandardCharsets.UTF_8));
+            return new SessionId(HASHED_PREFIX + HexFormat.of().formatHex(digest).substring(0, 32));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}

@@ -1,0 +1,609 @@
+package dev.parley.agent.memory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.AlreadyExistsException;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.EntryConflictException;
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.log.SessionPage;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.store.Store;
+import dev.parley.json.Json;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A framework's chat memory kept in a Parley message log: the engine of {@code ParleyChatMemoryStore} (LangChain4j)
+ * and {@code ParleyChatMemoryRepository} (Spring AI). Each memory id is one session ({@link MemoryIds}); its
+ * messages are entries of the agent {@link #AGENT}, chained in the order they were first set.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li>{@link #set} takes the whole list the framework holds and <b>appends only the messages that are new</b>:
+ *       a message the memory handed out or was given before is recognised by identity (then by equality) and never
+ *       written again, nothing stored is rewritten, so its cost does not grow with the length of the history.</li>
+ *   <li>The list last set — the <em>view</em> — is kept as a pointer into the log: ranges of the message chain. When
+ *       a window evicts messages from the front, they stay in the log and only the pointer moves (a small detached
+ *       {@code parley.memory.view} entry, written in the same atomic append as the new messages, and only when the
+ *       view is not simply the previous view plus the new messages). {@link #get} returns exactly the list last
+ *       set, in that order, also from another process or after a restart.</li>
+ *   <li><b>Concurrency</b>: every entry of a memory has a deterministic id ({@code mem-} and its ordinal), so two
+ *       writers of one memory — threads or processes — cannot both write the next entry: the loser's append is
+ *       refused whole ({@link EntryConflictException}), and it reloads and merges. The merge is three-way: what the
+ *       caller removed is measured against the view its own thread last read through {@link #get}, so messages
+ *       another writer added meanwhile are kept (placed before the caller's new ones) and never lost or doubled.
+ *       Within a process, calls on one memory are serialized by a lock.</li>
+ *   <li>{@link #delete} deletes the session and its whole history (the frameworks' {@code clear()}).</li>
+ * </ul>
+ *
+ * <p>The view of a memory is cached in this object; a {@link #get} checks the log's last entry (one indexed read) and
+ * reloads only when another writer changed it. Thread-safe. Failures are the store's
+ * {@link dev.parley.core.ParleyException}s; a failed {@link #set} wrote nothing and left the view as it was.
+ *
+ * @param <M> the framework's message type; its {@code equals} and {@code hashCode} compare content
+ */
+public final class MemoryLog<M> {
+    /** The agent whose entries hold a memory's messages and views. */
+    public static final AgentId AGENT = AgentId.of("memory");
+    /** The custom type of the detached entries that record a view. */
+    public static final String VIEW_TYPE = "parley.memory.view";
+
+    private static final String ID_PREFIX = "mem-";
+    private static final int MAX_ATTEMPTS = 16;
+    private static final int MAX_PENDING_READS = 64;
+
+    private final MessageLog log;
+    private final @Nullable SessionCatalog catalog;
+    private final MessageCodec<M> codec;
+    private final Clock clock;
+    private final Map<SessionId, State<M>> states = new ConcurrentHashMap<>();
+    private final ThreadLocal<Map<SessionId, View<M>>> reads = ThreadLocal.withInitial(HashMap::new);
+
+    /**
+     * @param store the store whose log (and catalog, when it has one) keeps the memories; not closed by this object
+     * @param codec the framework's message mapping
+     * @param clock the clock stamped on new entries
+     */
+    public MemoryLog(Store store, MessageCodec<M> codec, Clock clock) {
+        Objects.requireNonNull(store, "store");
+        this.log = store.log();
+        this.catalog = store.catalog().orElse(null);
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The session that keeps a memory ({@link MemoryIds#sessionId}). */
+    public SessionId sessionId(String memoryId) {
+        return MemoryIds.sessionId(memoryId);
+    }
+
+    /**
+     * The messages last set for the memory, in order; empty for a memory never set or deleted. The list is a fresh,
+     * unmodifiable copy; the message objects are shared with the memory's cache and must not be mutated.
+     *
+     * @throws InvalidInputException if the memory id is empty, or maps to a session that another memory id owns
+     */
+    public List<M> get(String memoryId) {
+        SessionId session = sessionId(memoryId);
+        State<M> state = state(session, memoryId);
+        state.lock.lock();
+        try {
+            View<M> view = fresh(state);
+            Map<SessionId, View<M>> pending = reads.get();
+            if (pending.size() >= MAX_PENDING_READS) {
+                pending.clear();
+            }
+            pending.put(session, view);
+            List<M> out = new ArrayList<>(view.slots.size());
+            for (Slot<M> s : view.slots) {
+                out.add(s.message);
+            }
+            return Collections.unmodifiableList(out);
+        } finally {
+            state.lock.unlock();
+        }
+    }
+
+    /**
+     * Makes {@code messages} the memory's view, appending the messages that are new (see the class contract).
+     *
+     * @param messages the whole list the framework holds, in order; elements must not be null
+     * @throws InvalidInputException if the memory id is empty or owned by another memory id, or a message cannot be
+     *     mapped; nothing was written
+     * @throws UnavailableException if the store failed, or other writers kept winning the next entry for
+     *     {@value #MAX_ATTEMPTS} attempts; nothing of this call was written
+     */
+    public void set(String memoryId, List<? extends M> messages) {
+        for (M m : messages) {
+            Objects.requireNonNull(m, "a message is null");
+        }
+        SessionId session = sessionId(memoryId);
+        State<M> state = state(session, memoryId);
+        View<M> base = reads.get().remove(session);
+        state.lock.lock();
+        try {
+            for (int attempt = 1; ; attempt++) {
+                View<M> current = state.view != null ? state.view : reload(state);
+                try {
+                    write(state, memoryId, current, base != null ? base : current, messages);
+                    return;
+                } catch (EntryConflictException e) {
+                    state.view = null; // another writer took the next entry: reload and merge again
+                    if (attempt >= MAX_ATTEMPTS) {
+                        throw new UnavailableException("memory '" + memoryId + "': other writers kept winning the "
+                                + "next entry for " + MAX_ATTEMPTS + " attempts", e);
+                    }
+                }
+            }
+        } finally {
+            state.lock.unlock();
+        }
+    }
+
+    /**
+     * Deletes the memory's session with its whole history (the frameworks' {@code clear()} and
+     * {@code deleteByConversationId}). Deleting a memory that does not exist does nothing.
+     */
+    public void delete(String memoryId) {
+        SessionId session = sessionId(memoryId);
+        State<M> state = state(session, memoryId);
+        state.lock.lock();
+        try {
+            if (catalog != null) {
+                catalog.delete(session);
+            }
+            state.view = null;
+            state.checkedOwner = false;
+        } finally {
+            state.lock.unlock();
+        }
+    }
+
+    /**
+     * The original ids of the memories this framework keeps in the store, from the catalog's metadata, newest
+     * activity first. Walks the whole catalog page by page; {@link #memoryIds(String, int)} gives one page.
+     */
+    public List<String> memoryIds() {
+        List<String> out = new ArrayList<>();
+        String cursor = null;
+        do {
+            MemoryPage page = memoryIds(cursor, SessionCatalog.MAX_PAGE_SIZE);
+            out.addAll(page.memoryIds());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return out;
+    }
+
+    /**
+     * One page of the catalog, filtered to the memories of this framework (so a page may hold fewer ids than
+     * {@code limit}, also none, and still have a next cursor).
+     *
+     * @param cursor the cursor of the previous page, or null for the first
+     * @param limit how many sessions of the catalog to visit, 1 to {@link SessionCatalog#MAX_PAGE_SIZE}
+     */
+    public MemoryPage memoryIds(@Nullable String cursor, int limit) {
+        if (catalog == null) {
+            return new MemoryPage(List.of(), null);
+        }
+        SessionPage page = catalog.list(cursor, limit);
+        List<String> ids = new ArrayList<>();
+        for (SessionInfo info : page.sessions()) {
+            String id = owner(info);
+            if (id != null) {
+                ids.add(id);
+            }
+        }
+        return new MemoryPage(ids, page.nextCursor());
+    }
+
+    /**
+     * A page of memory ids.
+     *
+     * @param memoryIds the original memory ids found on the page
+     * @param nextCursor the cursor of the next page, or null after the last
+     */
+    public record MemoryPage(List<String> memoryIds, @Nullable String nextCursor) {
+        public MemoryPage {
+            memoryIds = List.copyOf(memoryIds);
+        }
+    }
+
+    // ---- the view ----
+
+    /** One message of a view: its entry, its position in the message chain, and the framework's object. */
+    private record Slot<M>(EntryId id, int chainIndex, M message) {}
+
+    /**
+     * A run of consecutive chain positions: from the entry {@code from} to the entry {@code to}, or to the end of
+     * the chain when {@code to} is null.
+     */
+    private record Run(EntryId from, @Nullable EntryId to) {}
+
+    /**
+     * What a memory holds: the view, the runs in force (null: no view entry yet, the view is the whole chain), and
+     * the tail of the log.
+     */
+    private record View<M>(List<Slot<M>> slots, @Nullable List<Run> runs, @Nullable EntryId firstMessage,
+                           @Nullable EntryId lastMessage, int chainLength, long nextOrdinal,
+                           @Nullable EntryId lastEntry) {}
+
+    private static final class State<M> {
+        final SessionId session;
+        final ReentrantLock lock = new ReentrantLock();
+        @Nullable View<M> view;
+        boolean checkedOwner;
+
+        State(SessionId session) {
+            this.session = session;
+        }
+    }
+
+    private State<M> state(SessionId session, String memoryId) {
+        State<M> state = states.computeIfAbsent(session, State::new);
+        if (!state.checkedOwner && catalog != null) {
+            state.lock.lock();
+            try {
+                if (!state.checkedOwner) {
+                    catalog.find(session).ifPresent(info -> requireOwner(info, memoryId));
+                    state.checkedOwner = true;
+                }
+            } finally {
+                state.lock.unlock();
+            }
+        }
+        return state;
+    }
+
+    private void requireOwner(SessionInfo info, String memoryId) {
+        RawJson meta = info.metadata().get(MemoryIds.METADATA_KEY);
+        if (meta == null) {
+            return; // a session made by other means (an agent, an import): the memory may use it
+        }
+        String owner = Json.tree(meta).path("id").asText(null);
+        if (owner != null && !owner.equals(memoryId)) {
+            throw new InvalidInputException("memory id '" + memoryId + "' maps to session " + info.id()
+                    + ", which belongs to memory id '" + owner + "'");
+        }
+    }
+
+    private @Nullable String owner(SessionInfo info) {
+        RawJson meta = info.metadata().get(MemoryIds.METADATA_KEY);
+        if (meta == null) {
+            return null;
+        }
+        JsonNode node = Json.tree(meta);
+        return codec.framework().equals(node.path("framework").asText()) ? node.path("id").asText(null) : null;
+    }
+
+    /** The cached view if the log has not moved since; otherwise the view reloaded. */
+    private View<M> fresh(State<M> state) {
+        View<M> view = state.view;
+        if (view != null) {
+            EntryId last = log.lastEntry(state.session, AGENT).map(Entry::id).orElse(null);
+            if (Objects.equals(last, view.lastEntry)) {
+                return view;
+            }
+        }
+        return reload(state);
+    }
+
+    private View<M> reload(State<M> state) {
+        SessionId session = state.session;
+        List<Entry> entries = log.load(session, AGENT);
+        List<Entry> chain = new ArrayList<>();
+        Map<EntryId, Integer> index = new HashMap<>();
+        Entry lastView = null;
+        long maxOrdinal = 0;
+        for (Entry e : entries) {
+            maxOrdinal = Math.max(maxOrdinal, ordinal(e.id()));
+            if (e.message() != null) {
+                index.put(e.id(), chain.size());
+                chain.add(e);
+            } else if (e.payload() instanceof EntryPayload.Custom c && c.customType().equals(VIEW_TYPE)) {
+                lastView = e;
+            }
+        }
+        List<Run> runs = lastView == null ? null : parseRuns(session, lastView);
+        List<Run> effective = runs != null ? runs : wholeChain(chain.isEmpty() ? null : chain.get(0).id());
+        List<Slot<M>> slots = new ArrayList<>();
+        for (Run run : effective) {
+            Integer from = index.get(run.from());
+            Integer to = run.to() == null ? Integer.valueOf(chain.size() - 1) : index.get(run.to());
+            if (from == null || to == null || from > to) {
+                throw new CorruptRecordException("session " + session + ", entry " + lastView.id(),
+                        "the memory view names a range " + run + " that is not in the message chain");
+            }
+            for (int i = from; i <= to; i++) {
+                Entry e = chain.get(i);
+                slots.add(new Slot<>(e.id(), i, codec.decode(Objects.requireNonNull(e.message()))));
+            }
+        }
+        View<M> view = new View<>(List.copyOf(slots), runs, chain.isEmpty() ? null : chain.get(0).id(),
+                chain.isEmpty() ? null : chain.get(chain.size() - 1).id(), chain.size(), maxOrdinal + 1,
+                entries.isEmpty() ? null : entries.get(entries.size() - 1).id());
+        state.view = view;
+        return view;
+    }
+
+    private static List<Run> wholeChain(@Nullable EntryId first) {
+        return first == null ? List.of() : List.of(new Run(first, null));
+    }
+
+    // ---- set: match, merge, append ----
+
+    private void write(State<M> state, String memoryId, View<M> current, View<M> base, List<? extends M> messages) {
+        SessionId session = state.session;
+        Matcher<M> matcher = new Matcher<>(current, base);
+        List<Object> resolved = new ArrayList<>(messages.size()); // Slot (kept) or the new message itself
+        for (M m : messages) {
+            Slot<M> slot = matcher.match(m);
+            resolved.add(slot != null ? slot : new Fresh<>(m));
+        }
+        List<Object> merged = resolved;
+        if (base != current) {
+            merged = merge(resolved, current, base);
+        }
+        // append the new messages after the chain's tail, then compute the runs of the new view
+        long ordinal = current.nextOrdinal;
+        EntryId parent = current.lastMessage;
+        int chainLength = current.chainLength;
+        EntryId first = current.firstMessage;
+        List<NewEntry> batch = new ArrayList<>();
+        List<Slot<M>> slots = new ArrayList<>(merged.size());
+        java.time.Instant now = clock.instant();
+        for (Object o : merged) {
+            if (o instanceof Fresh<?> f) {
+                @SuppressWarnings("unchecked") M m = (M) f.message();
+                Message encoded = codec.encode(m);
+                EntryId id = entryId(ordinal++);
+                batch.add(NewEntry.of(id, parent, now, encoded));
+                slots.add(new Slot<>(id, chainLength++, m));
+                parent = id;
+                if (first == null) {
+                    first = id;
+                }
+            } else {
+                @SuppressWarnings("unchecked") Slot<M> s = (Slot<M>) o;
+                slots.add(s);
+            }
+        }
+        List<Run> runs = runs(slots, chainLength);
+        // No view entry while the view is what is already in force: the whole chain (no view entry yet), or the
+        // same runs (the last one open, so it takes in the appended messages).
+        List<Run> inForce = current.runs;
+        boolean viewEntry = inForce == null ? !runs.equals(wholeChain(first)) : !runs.equals(inForce);
+        List<Run> wanted = viewEntry ? runs : inForce;
+        EntryId lastEntry = current.lastEntry;
+        if (viewEntry) {
+            EntryId id = entryId(ordinal++);
+            batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(runs))));
+            lastEntry = id;
+        } else if (!batch.isEmpty()) {
+            lastEntry = batch.get(batch.size() - 1).id();
+        }
+        if (!batch.isEmpty()) {
+            if (current.nextOrdinal == 1) {
+                createSession(session, memoryId);
+            }
+            log.append(session, AGENT, batch, dev.parley.core.model.Usage.ZERO);
+        }
+        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, lastEntry);
+    }
+
+    /** A message of the new list that is not in the log yet. */
+    private record Fresh<M>(M message) {}
+
+    /**
+     * The three-way merge of a caller's list with a view that changed since the caller read {@code base}: messages
+     * another writer removed are left out, messages another writer added are kept, before the caller's new ones.
+     */
+    private List<Object> merge(List<Object> resolved, View<M> current, View<M> base) {
+        Set<EntryId> inCurrent = new HashSet<>();
+        for (Slot<M> s : current.slots) {
+            inCurrent.add(s.id);
+        }
+        Set<EntryId> inBase = new HashSet<>();
+        for (Slot<M> s : base.slots) {
+            inBase.add(s.id);
+        }
+        Set<EntryId> mentioned = new HashSet<>();
+        for (Object o : resolved) {
+            if (o instanceof Slot<?> s) {
+                mentioned.add(s.id());
+            }
+        }
+        List<Object> theirs = new ArrayList<>();
+        for (Slot<M> s : current.slots) {
+            if (!inBase.contains(s.id) && !mentioned.contains(s.id)) {
+                theirs.add(s);
+            }
+        }
+        List<Object> out = new ArrayList<>(resolved.size() + theirs.size());
+        boolean placed = false;
+        for (Object o : resolved) {
+            if (o instanceof Slot<?> s && !inCurrent.contains(s.id())) {
+                continue; // removed by the other writer
+            }
+            if (!placed && o instanceof Fresh<?>) {
+                out.addAll(theirs);
+                placed = true;
+            }
+            out.add(o);
+        }
+        if (!placed) {
+            out.addAll(theirs);
+        }
+        return out;
+    }
+
+    /** The runs of consecutive chain positions of a view; the last is open when it reaches the chain's end. */
+    private static <M> List<Run> runs(List<Slot<M>> slots, int chainLength) {
+        List<Run> out = new ArrayList<>();
+        int i = 0;
+        while (i < slots.size()) {
+            int j = i;
+            while (j + 1 < slots.size() && slots.get(j + 1).chainIndex == slots.get(j).chainIndex + 1) {
+                j++;
+            }
+            boolean open = slots.get(j).chainIndex == chainLength - 1;
+            out.add(new Run(slots.get(i).id, open ? null : slots.get(j).id));
+            i = j + 1;
+        }
+        return out;
+    }
+
+    /** Finds the slot of each message of a new list: identity first, in order; then equality. */
+    private static final class Matcher<M> {
+        private final List<Slot<M>> current;
+        private final View<M> base;
+        private final Set<EntryId> used = new HashSet<>();
+        private int next;
+        private @Nullable IdentityHashMap<M, Slot<M>> byIdentity;
+        private @Nullable Map<M, ArrayDeque<Slot<M>>> byValue;
+
+        Matcher(View<M> current, View<M> base) {
+            this.current = current.slots;
+            this.base = base;
+        }
+
+        @Nullable Slot<M> match(M m) {
+            if (next < current.size() && current.get(next).message == m && !used.contains(current.get(next).id)) {
+                return take(current.get(next++));
+            }
+            if (byIdentity == null) {
+                byIdentity = new IdentityHashMap<>();
+                for (Slot<M> s : base.slots) {
+                    byIdentity.put(s.message, s);
+                }
+                for (Slot<M> s : current) {
+                    byIdentity.put(s.message, s);
+                }
+            }
+            Slot<M> s = byIdentity.get(m);
+            if (s != null && !used.contains(s.id)) {
+                advancePast(s);
+                return take(s);
+            }
+            if (byValue == null) {
+                byValue = new LinkedHashMap<>();
+                for (Slot<M> c : current) {
+                    byValue.computeIfAbsent(c.message, k -> new ArrayDeque<>()).add(c);
+                }
+            }
+            ArrayDeque<Slot<M>> candidates = byValue.get(m);
+            while (candidates != null && !candidates.isEmpty()) {
+                Slot<M> c = candidates.poll();
+                if (!used.contains(c.id)) {
+                    advancePast(c);
+                    return take(c);
+                }
+            }
+            return null;
+        }
+
+        private void advancePast(Slot<M> s) {
+            for (int i = next; i < current.size(); i++) {
+                if (current.get(i).id.equals(s.id)) {
+                    next = i + 1;
+                    return;
+                }
+            }
+        }
+
+        private Slot<M> take(Slot<M> s) {
+            used.add(s.id);
+            return s;
+        }
+    }
+
+    // ---- entries ----
+
+    private void createSession(SessionId session, String memoryId) {
+        if (catalog == null || catalog.find(session).isPresent()) {
+            return;
+        }
+        ObjectNode meta = Json.object();
+        meta.put("framework", codec.framework());
+        meta.put("id", memoryId);
+        try {
+            catalog.create(new NewSession(session, null, null, Map.of(MemoryIds.METADATA_KEY, Json.raw(meta))));
+        } catch (AlreadyExistsException e) {
+            // another writer created it first; its owner is checked on the next load
+        }
+    }
+
+    private static EntryId entryId(long ordinal) {
+        return EntryId.of(String.format("%s%010d", ID_PREFIX, ordinal));
+    }
+
+    private static long ordinal(EntryId id) {
+        String v = id.value();
+        if (v.startsWith(ID_PREFIX)) {
+            try {
+                return Long.parseLong(v.substring(ID_PREFIX.length()));
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return 0;
+    }
+
+    private static RawJson encodeRuns(List<Run> runs) {
+        ObjectNode node = Json.object();
+        ArrayNode array = node.putArray("runs");
+        for (Run r : runs) {
+            ArrayNode pair = array.addArray();
+            pair.add(r.from().value());
+            if (r.to() == null) {
+                pair.addNull();
+            } else {
+                pair.add(r.to().value());
+            }
+        }
+        return Json.raw(node);
+    }
+
+    private static List<Run> parseRuns(SessionId session, Entry entry) {
+        try {
+            JsonNode node = Json.tree(((EntryPayload.Custom) entry.payload()).data());
+            List<Run> runs = new ArrayList<>();
+            for (JsonNode pair : node.get("runs")) {
+                JsonNode to = pair.get(1);
+                runs.add(new Run(EntryId.of(pair.get(0).asText()), to == null || to.isNull() ? null
+                        : EntryId.of(to.asText())));
+            }
+            return runs;
+        } catch (RuntimeException e) {
+            throw new CorruptRecordException("session " + session + ", entry " + entry.id(),
+                    "unreadable memory view: " + e.getMessage(), e);
+        }
+    }
+
+}

@@ -1,0 +1,201 @@
+package dev.parley.agent.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.SessionId;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The memory engine on a real SQLite file: appends by difference, views as pointers, merges of racing writers. */
+class MemoryLogTest {
+    @TempDir
+    Path dir;
+
+    /** A framework whose messages are strings: user text. */
+    static final MessageCodec<String> STRINGS = MessageCodec.of("test", Message::user, Message::text);
+
+    Store open() {
+        return Stores.open("sqlite:" + dir.resolve("memory.db"));
+    }
+
+    static List<String> with(List<String> list, String... more) {
+        List<String> out = new ArrayList<>(list);
+        out.addAll(List.of(more));
+        return out;
+    }
+
+    static List<Entry> entries(Store store, String memoryId) {
+        return store.log().load(MemoryIds.sessionId(memoryId), MemoryLog.AGENT);
+    }
+
+    @Test
+    void set_growingList_appendsOnlyTheNewMessages() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("a"));
+            memory.set("m", with(memory.get("m"), "b"));
+            memory.set("m", with(memory.get("m"), "c", "d"));
+            assertThat(memory.get("m")).containsExactly("a", "b", "c", "d");
+            assertThat(entries(store, "m")).extracting(e -> e.message().text()).containsExactly("a", "b", "c", "d");
+            assertThat(entries(store, "m").get(3).parentId()).isEqualTo(entries(store, "m").get(2).id());
+        }
+    }
+
+    @Test
+    void set_windowEvictsFromTheFront_historyStaysAndTheViewMoves() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("sys", "a", "b"));
+            memory.set("m", List.of("sys", "b", "c"));
+            memory.set("m", List.of("sys", "c", "d"));
+            assertThat(memory.get("m")).containsExactly("sys", "c", "d");
+            List<Entry> log = entries(store, "m");
+            assertThat(log.stream().filter(e -> e.message() != null).map(e -> e.message().text()))
+                    .containsExactly("sys", "a", "b", "c", "d");
+            assertThat(log.stream().filter(e -> e.payload() instanceof EntryPayload.Custom)).hasSize(2);
+        }
+        try (Store store = open()) { // a new process
+            assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m")).containsExactly("sys", "c", "d");
+        }
+    }
+
+    @Test
+    void set_steadyWindow_appendsWithoutAViewEntryOnlyWhileTheViewJustGrows() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            List<String> view = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                view = with(memory.get("m"), "m" + i);
+                if (view.size() > 20) {
+                    view.remove(0);
+                }
+                memory.set("m", view);
+            }
+            assertThat(memory.get("m")).hasSize(20).startsWith("m10").endsWith("m29");
+            List<Entry> log = entries(store, "m");
+            assertThat(log.stream().filter(e -> e.message() != null)).hasSize(30);
+            assertThat(log.stream().filter(e -> e.message() == null)).hasSize(10); // one per eviction
+        }
+    }
+
+    @Test
+    void get_afterReorderAndRepeats_returnsExactlyWhatWasLastSet() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("a", "b", "c"));
+            memory.set("m", List.of("new-system", "c", "a", "a"));
+            assertThat(memory.get("m")).containsExactly("new-system", "c", "a", "a");
+            memory.set("m", List.of());
+            assertThat(memory.get("m")).isEmpty();
+            memory.set("m", List.of("x"));
+        }
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            assertThat(memory.get("m")).containsExactly("x");
+            assertThat(entries(store, "m").stream().filter(e -> e.message() != null).map(e -> e.message().text()))
+                    .containsExactly("a", "b", "c", "new-system", "a", "x");
+        }
+    }
+
+    @Test
+    void set_unchangedList_writesNothing() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("a", "b"));
+            int before = entries(store, "m").size();
+            memory.set("m", memory.get("m"));
+            memory.set("m", List.of("a", "b"));
+            assertThat(entries(store, "m")).hasSize(before);
+        }
+    }
+
+    @Test
+    void set_racingWritersInSeveralStores_loseAndDuplicateNothing() throws Exception {
+        int writers = 4;
+        int each = 25;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        List<Store> stores = new ArrayList<>();
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                Store store = open(); // one store per writer, as separate processes would have
+                stores.add(store);
+                MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+                int writer = w;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        memory.set("shared", with(memory.get("shared"), "w" + writer + "-" + i));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            MemoryLog<String> reader = new MemoryLog<>(stores.get(0), STRINGS, Clock.systemUTC());
+            List<String> view = reader.get("shared");
+            assertThat(view).hasSize(writers * each);
+            assertThat(new HashSet<>(view)).hasSize(writers * each);
+            for (int w = 0; w < writers; w++) { // each writer's messages in its own order
+                String prefix = "w" + w + "-";
+                assertThat(view.stream().filter(s -> s.startsWith(prefix)).toList())
+                        .hasSize(each).isEqualTo(view.stream().filter(s -> s.startsWith(prefix))
+                                .sorted(java.util.Comparator.comparingInt(s -> Integer.parseInt(s.substring(3))))
+                                .toList());
+            }
+            assertThat(entries(stores.get(0), "shared").stream().filter(e -> e.message() != null))
+                    .hasSize(writers * each);
+        } finally {
+            pool.shutdownNow();
+            stores.forEach(Store::close);
+        }
+    }
+
+    @Test
+    void sessionId_invalidMemoryId_isHashedAndTheOriginalListed() {
+        assertThat(MemoryIds.sessionId("user-42")).isEqualTo(SessionId.of("user-42"));
+        SessionId hashed = MemoryIds.sessionId("alice@example.com / chat 7");
+        assertThat(hashed.value()).startsWith("mem-").hasSize(36);
+        assertThat(MemoryIds.sessionId("alice@example.com / chat 7")).isEqualTo(hashed);
+        assertThatThrownBy(() -> MemoryIds.sessionId("")).isInstanceOf(InvalidInputException.class);
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("alice@example.com / chat 7", List.of("hi"));
+            memory.set("user-42", List.of("yo"));
+            assertThat(memory.memoryIds()).containsExactlyInAnyOrder("alice@example.com / chat 7", "user-42");
+            assertThat(store.catalog().orElseThrow().find(hashed)).isPresent();
+            // a literal id equal to the hashed form of another memory id does not share its session
+            MemoryLog<String> other = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            assertThatThrownBy(() -> other.get(hashed.value())).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("belongs to memory id");
+        }
+    }
+
+    @Test
+    void delete_removesTheSessionWithItsHistory() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("a", "b"));
+            memory.delete("m");
+            assertThat(memory.get("m")).isEmpty();
+            assertThat(memory.memoryIds()).isEmpty();
+            memory.set("m", List.of("c"));
+            assertThat(memory.get("m")).containsExactly("c");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.parley.langchain4j;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.image.Image;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.AudioContent;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.CustomMessage;
+import dev.langchain4j.data.message.ImageContent;
+import dev.langchain4j.data.message.PdfFileContent;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.TextContent;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.chat.MessageWindowChatMemory;
+import dev.parley.agent.memory.MemoryLog;
+import dev.parley.core.model.Entry;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The LangChain4j chat memory store on a real SQLite file, reloaded through a new store each time. */
+class ParleyChatMemoryStoreTest {
+    @TempDir
+    Path dir;
+
+    String uri() {
+        return "sqlite:" + dir.resolve("chat.db");
+    }
+
+    static final List<ChatMessage> EVERY_TYPE = List.of(
+            SystemMessage.from("You are terse."),
+            UserMessage.from("plain text"),
+            UserMessage.builder().name("alice").attributes(Map.of("tenant", "t-1", "n", 3))
+                    .contents(List.of(TextContent.from("look at these"), TextContent.from(" second part"),
+                            ImageContent.from("https://example.com/cat.png"),
+                            ImageContent.from("iVBORw0KGgo=", "image/png", ImageContent.DetailLevel.HIGH),
+                            PdfFileContent.from("JVBERi0=", "application/pdf"),
+                            AudioContent.from("UklGRg==", "audio/wav")))
+                    .build(),
+            AiMessage.builder().text("Let me check.").thinking("The user wants the weather; 🌦 call the tool.")
+                    .toolExecutionRequests(List.of(
+                            ToolExecutionRequest.builder().id("call_1").name("get_weather")
+                                    .arguments("{\"city\":\"Lisbon\"}").build(),
+                            ToolExecutionRequest.builder().id("call_2").name("get_time")
+                                    .arguments("{ \"zone\" : \"WET\" }").build(),
+                            ToolExecutionRequest.builder().id("call_3").name("no_args").arguments(null).build()))
+                    .attributes(Map.of("provider_id", "resp_9"))
+                    .build(),
+            ToolExecutionResultMessage.from("call_1", "get_weather", "21°C, sunny"),
+            ToolExecutionResultMessage.builder().id("call_2").toolName("get_time").text("boom").isError(true).build(),
+            ToolExecutionResultMessage.builder().id("call_3").toolName("no_args").text("").isError(false).build(),
+            AiMessage.from(""),
+            AiMessage.from("It is 21°C.\u0000 Nothing else."),
+            CustomMessage.from(Map.of("kind", "ui-note", "pinned", true, "tags", List.of("a", "b"))));
+
+    @Test
+    void updateMessages_everyMessageType_readsBackEqualInANewStore() {
+        try (Store store = Stores.open(uri())) {
+            new ParleyChatMemoryStore(store).updateMessages("every-type", EVERY_TYPE);
+        }
+        try (Store store = Stores.open(uri())) {
+            List<ChatMessage> back = new ParleyChatMemoryStore(store).getMessages("every-type");
+            assertThat(back).containsExactlyElementsOf(EVERY_TYPE);
+            ImageContent high = (ImageContent) ((UserMessage) back.get(2)).contents().get(3);
+            assertThat(high.detailLevel()).isEqualTo(ImageContent.DetailLevel.HIGH);
+            assertThat(((ToolExecutionResultMessage) back.get(6)).isError()).isFalse();
+            assertThat(((ToolExecutionResultMessage) back.get(4)).isError()).isNull();
+        }
+    }
+
+    @Test
+    void updateMessages_windowOfThree_keepsTheHistoryInTheLogAndTheViewMoves() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryStore memoryStore = new ParleyChatMemoryStore(store);
+            MessageWindowChatMemory memory = MessageWindowChatMemory.builder().id("user 7").maxMessages(3)
+                    .chatMemoryStore(memoryStore).build();
+            memory.add(SystemMessage.from("sys"));
+            for (int i = 0; i < 6; i++) {
+                memory.add(UserMessage.from("q" + i));
+                memory.add(AiMessage.from("a" + i));
+            }
+            assertThat(memory.messages()).containsExactly(SystemMessage.from("sys"), UserMessage.from("q5"),
+                    AiMessage.from("a5"));
+            List<Entry> log = store.log().loadMessages(memoryStore.sessionId("user 7"), MemoryLog.AGENT);
+            assertThat(log).hasSize(13); // every message ever added, once
+            assertThat(memoryStore.sessionId("user 7").value()).startsWith("mem-");
+        }
+        try (Store store = Stores.open(uri())) {
+            assertThat(new ParleyChatMemoryStore(store).getMessages("user 7")).containsExactly(
+                    SystemMessage.from("sys"), UserMessage.from("q5"), AiMessage.from("a5"));
+        }
+    }
+
+    @Test
+    void deleteMessages_clear_removesTheMemory() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryStore memoryStore = new ParleyChatMemoryStore(store);
+            MessageWindowChatMemory memory = MessageWindowChatMemory.builder().id(42).maxMessages(10)
+                    .chatMemoryStore(memoryStore).build();
+            memory.add(UserMessage.from("hi"));
+            memory.clear();
+            assertThat(memory.messages()).isEmpty();
+            assertThat(store.catalog().orElseThrow().find(memoryStore.sessionId(42))).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package dev.parley.springai;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.agent.memory.MessageCodec;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
+import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Role;
+import dev.parley.json.Json;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.ai.chat.messages.AbstractMessage;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.content.Media;
+import org.springframework.util.MimeType;
+
+/**
+ * Spring AI's chat messages as Parley's, and back, keeping what Spring AI's JDBC repository drops.
+ *
+ * <table>
+ *   <caption>The mapping</caption>
+ *   <tr><th>Spring AI</th><th>Parley</th></tr>
+ *   <tr><td>{@link SystemMessage}</td><td>a {@code system} message with one text block</td></tr>
+ *   <tr><td>{@link UserMessage}</td><td>a {@code user} message: the text, then each media as an
+ *       {@link ContentBlock.Image} ({@code image/*}) or a {@link ContentBlock.File}</td></tr>
+ *   <tr><td>{@link AssistantMessage}</td><td>an {@code assistant} message: the text (absent when null), media, and
+ *       one {@link ContentBlock.ToolCall} per tool call (id, name and argument text exactly)</td></tr>
+ *   <tr><td>{@link ToolResponseMessage}</td><td>a {@code tool} message with one {@link ContentBlock.ToolResult} per
+ *       response (id, tool name, response data), in order</td></tr>
+ * </table>
+ * The messages' metadata (without {@code messageType}, which the type itself carries), media ids and names, and a
+ * tool call's type when it is not {@code function} are kept in the message's metadata under {@value #RESIDUAL_KEY}.
+ * Metadata round-trips as JSON values (strings, numbers, booleans, lists and maps of them); a value Jackson cannot
+ * write is kept as its {@code toString()}. Media data given as bytes comes back as bytes, given as a URL as that
+ * URL. Spring AI's {@code Media} has no {@code equals}, so messages with media compare equal only field by field.
+ *
+ * <p>Stateless and thread-safe; {@link #CODEC} is the {@link MessageCodec} of the repository.
+ */
+public final class SpringAiMessages {
+    /** The metadata key of the fields Parley's blocks do not model. */
+    public static final String RESIDUAL_KEY = "spring-ai";
+
+    private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
+
+    /** The codec of the chat memory repository. */
+    public static final MessageCodec<Message> CODEC =
+            MessageCodec.of("spring-ai", SpringAiMessages::encode, SpringAiMessages::decode);
+
+    private SpringAiMessages() {}
+
+    /**
+     * The message as Parley's.
+     *
+     * @throws InvalidInputException for a message type this mapping does not know
+     */
+    public static dev.parley.core.model.Message encode(Message message) {
+        ObjectNode residual = Json.object();
+        putMetadata(residual, message.getMetadata());
+        dev.parley.core.model.Message.Builder b;
+        if (message instanceof SystemMessage s) {
+            b = dev.parley.core.model.Message.builder(Role.SYSTEM).plainText(s.getText());
+        } else if (message instanceof UserMessage u) {
+            b = dev.parley.core.model.Message.builder(Role.USER);
+            if (u.getMedia().isEmpty()) {
+                b.plainText(u.getText());
+            } else {
+                b.add(new ContentBlock.Text(u.getText()));
+                addMedia(b, residual, u.getMedia());
+            }
+        } else if (message instanceof AssistantMessage a) {
+            b = dev.parley.core.model.Message.builder(Role.ASSISTANT);
+            if (a.getText() != null) {
+                b.add(new ContentBlock.Text(a.getText()));
+            }
+            addMedia(b, residual, a.getMedia());
+            for (int i = 0; i < a.getToolCalls().size(); i++) {
+                AssistantMessage.ToolCall call = a.getToolCalls().get(i);
+                if (!"function".equals(call.type())) {
+                    residual.with("toolCallTypes").put(Integer.toString(i), call.type());
+                }
+                b.add(new ContentBlock.ToolCall(call.id(), call.name(), RawJson.of(call.arguments())));
+            }
+        } else if (message instanceof ToolResponseMessage t) {
+            List<ContentBlock.ToolResult> results = new ArrayList<>();
+            for (ToolResponseMessage.ToolResponse r : t.getResponses()) {
+                results.add(ContentBlock.ToolResult.text(r.id(), r.name(), r.responseData(), false));
+            }
+            b = dev.parley.core.model.Message.builder(Role.TOOL).content(results);
+        } else {
+            throw new InvalidInputException("unknown Spring AI message type " + message.getClass().getName());
+        }
+        if (!residual.isEmpty()) {
+            b.putMetadata(RESIDUAL_KEY, Json.raw(residual));
+        }
+        return b.build();
+    }
+
+    /**
+     * The Parley message as Spring AI's.
+     *
+     * @throws CorruptRecordException if the message has a role Spring AI has no message for
+     */
+    public static Message decode(dev.parley.core.model.Message message) {
+        RawJson raw = message.metadata().get(RESIDUAL_KEY);
+        JsonNode residual = raw == null ? Json.object() : Json.tree(raw);
+        Map<String, Object> metadata = metadata(residual);
+        switch (message.role().name()) {
+            case "system":
+                return SystemMessage.builder().text(message.text()).metadata(metadata).build();
+            case "user":
+                return UserMessage.builder().text(message.text()).media(media(message, residual)).metadata(metadata)
+                        .build();
+            case "assistant": {
+                boolean hasText = message.content().stream().anyMatch(c -> c instanceof ContentBlock.Text);
+                List<AssistantMessage.ToolCall> calls = new ArrayList<>();
+                for (ContentBlock.ToolCall c : message.toolCalls()) {
+                    String type = residual.path("toolCallTypes").path(Integer.toString(calls.size())).asText("function");
+                    calls.add(new AssistantMessage.ToolCall(c.id(), type, c.name(), c.arguments().text()));
+                }
+                return AssistantMessage.builder().content(hasText ? message.text() : null).properties(metadata)
+                        .toolCalls(calls).media(media(message, residual)).build();
+            }
+            case "tool": {
+                List<ToolResponseMessage.ToolResponse> responses = new ArrayList<>();
+                for (ContentBlock.ToolResult r : message.toolResults()) {
+                    responses.add(new ToolResponseMessage.ToolResponse(r.callId(), r.toolName(), r.text()));
+                }
+                return ToolResponseMessage.builder().responses(responses).metadata(metadata).build();
+            }
+            default:
+                throw new CorruptRecordException("Spring AI message",
+                        "a message of role '" + message.role() + "' has no Spring AI form");
+        }
+    }
+
+    private static void addMedia(dev.parley.core.model.Message.Builder b, ObjectNode residual, List<Media> media) {
+        ArrayNode extra = null;
+        for (Media m : media) {
+            String type = m.getMimeType().toString();
+            String data = m.getData() instanceof byte[] bytes ? Base64.getEncoder().encodeToString(bytes) : null;
+            String url = data == null ? String.valueOf(m.getData()) : null;
+            if (m.getMimeType().getType().equals("image")) {
+                b.add(new ContentBlock.Image(type, data, url));
+            } else {
+                b.add(new ContentBlock.File(type, data, url, m.getName()));
+            }
+            if (extra == null) {
+                extra = residual.putArray("media");
+            }
+            ObjectNode e = extra.addObject();
+            if (m.getId() != null) {
+                e.put("id", m.getId());
+            }
+            e.put("name", m.getName());
+        }
+    }
+
+    private static List<Media> media(dev.parley.core.model.Message message, JsonNode residual) {
+        List<Media> out = new ArrayList<>();
+        for (ContentBlock block : message.content()) {
+            String type;
+            String data;
+            String url;
+            if (block instanceof ContentBlock.Image i) {
+                type = i.mediaType();
+                data = i.data();
+                url = i.url();
+            } else if (block instanceof ContentBlock.File f) {
+                type = f.mediaType();
+                data = f.data();
+                url = f.url();
+            } else {
+                continue;
+            }
+            JsonNode extra = residual.path("media").path(out.size());
+            Media.Builder m = Media.builder().mimeType(MimeType.valueOf(type == null ? "application/octet-stream" : type))
+                    .data(data != null ? Base64.getDecoder().decode(data) : (Object) url);
+            if (extra.hasNonNull("id")) {
+                m.id(extra.get("id").asText());
+            }
+            if (extra.hasNonNull("name")) {
+                m.name(extra.get("name").asText());
+            }
+            out.add(m.build());
+        }
+        return out;
+    }
+
+    private static void putMetadata(ObjectNode residual, @Nullable Map<String, Object> metadata) {
+        if (metadata == null) {
+            return;
+        }
+        ObjectNode out = Json.object();
+        metadata.forEach((k, v) -> {
+            if (AbstractMessage.MESSAGE_TYPE.equals(k)) {
+                return;
+            }
+            try {
+                out.set(k, Json.mapper().valueToTree(v));
+            } catch (IllegalArgumentException e) {
+                out.put(k, String.valueOf(v));
+            }
+        });
+        if (!out.isEmpty()) {
+            residual.set("metadata", out);
+        }
+    }
+
+    private static Map<String, Object> metadata(JsonNode residual) {
+        JsonNode node = residual.get("metadata");
+        return node == null ? new LinkedHashMap<>() : Json.mapper().convertValue(node, MAP);
+    }
+}

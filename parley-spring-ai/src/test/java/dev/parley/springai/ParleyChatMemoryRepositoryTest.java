@@ -1,0 +1,107 @@
+package dev.parley.springai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.agent.memory.MemoryLog;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.chat.memory.MessageWindowChatMemory;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.SystemMessage;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+import org.springframework.ai.content.Media;
+import org.springframework.util.MimeTypeUtils;
+
+/** The Spring AI repository on a real SQLite file, reloaded through a new store each time. */
+class ParleyChatMemoryRepositoryTest {
+    @TempDir
+    Path dir;
+
+    String uri() {
+        return "sqlite:" + dir.resolve("chat.db");
+    }
+
+    static final List<Message> EVERY_TYPE = List.of(
+            SystemMessage.builder().text("You are terse.").metadata(Map.of("version", 3)).build(),
+            new UserMessage("What is the weather in Lisbon? 🌦"),
+            AssistantMessage.builder().content(null).properties(Map.of("id", "chatcmpl-1", "finishReason", "TOOL_CALLS",
+                            "index", 0, "annotations", List.of(Map.of("type", "note"))))
+                    .toolCalls(List.of(
+                            new AssistantMessage.ToolCall("call_1", "function", "get_weather", "{\"city\":\"Lisbon\"}"),
+                            new AssistantMessage.ToolCall("call_2", "function", "get_time", "{ \"zone\" : \"WET\" }")))
+                    .build(),
+            ToolResponseMessage.builder().responses(List.of(
+                    new ToolResponseMessage.ToolResponse("call_1", "get_weather", "21°C, sunny"),
+                    new ToolResponseMessage.ToolResponse("call_2", "get_time", "14:05\u0000"))).build(),
+            new AssistantMessage("It is 21°C and 14:05."),
+            new AssistantMessage(""));
+
+    @Test
+    void saveAll_everyMessageType_readsBackEqualInANewStore() {
+        try (Store store = Stores.open(uri())) {
+            new ParleyChatMemoryRepository(store).saveAll("c-1", EVERY_TYPE);
+        }
+        try (Store store = Stores.open(uri())) {
+            assertThat(new ParleyChatMemoryRepository(store).findByConversationId("c-1"))
+                    .containsExactlyElementsOf(EVERY_TYPE);
+        }
+    }
+
+    @Test
+    void saveAll_userMedia_keepsTypeDataIdAndName() {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0, 1};
+        UserMessage message = UserMessage.builder().text("look").media(
+                Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG).data(png).name("cat").id("file-1").build(),
+                Media.builder().mimeType(MimeTypeUtils.parseMimeType("application/pdf"))
+                        .data(URI.create("https://example.com/a.pdf")).name("a").build()).build();
+        try (Store store = Stores.open(uri())) {
+            new ParleyChatMemoryRepository(store).saveAll("media", List.of(message));
+        }
+        try (Store store = Stores.open(uri())) {
+            UserMessage back = (UserMessage) new ParleyChatMemoryRepository(store).findByConversationId("media").get(0);
+            assertThat(back.getText()).isEqualTo("look");
+            assertThat(back.getMedia()).hasSize(2);
+            assertThat(back.getMedia().get(0).getDataAsByteArray()).isEqualTo(png);
+            assertThat(back.getMedia().get(0).getMimeType()).isEqualTo(MimeTypeUtils.IMAGE_PNG);
+            assertThat(back.getMedia().get(0).getName()).isEqualTo("cat");
+            assertThat(back.getMedia().get(0).getId()).isEqualTo("file-1");
+            assertThat(back.getMedia().get(1).getData()).isEqualTo("https://example.com/a.pdf");
+            assertThat(back.getMedia().get(1).getName()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void messageWindowChatMemory_defaultWindow_keepsTheWholeHistoryInTheLog() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryRepository repository = new ParleyChatMemoryRepository(store);
+            MessageWindowChatMemory memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).build();
+            memory.add("c-2", new SystemMessage("sys"));
+            List<Message> added = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                Message m = i % 2 == 0 ? new UserMessage("q" + i) : new AssistantMessage("a" + i);
+                added.add(m);
+                memory.add("c-2", m);
+            }
+            assertThat(memory.get("c-2")).hasSize(20).first().isEqualTo(new SystemMessage("sys"));
+            assertThat(store.log().loadMessages(repository.sessionId("c-2"), MemoryLog.AGENT)).hasSize(31);
+        }
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryRepository repository = new ParleyChatMemoryRepository(store);
+            List<Message> back = repository.findByConversationId("c-2");
+            assertThat(back).hasSize(20);
+            assertThat(back.get(1)).isEqualTo(new AssistantMessage("a11"));
+            assertThat(repository.findConversationIds()).containsExactly("c-2");
+            repository.deleteByConversationId("c-2");
+            assertThat(repository.findConversationIds()).isEmpty();
+        }
+    }
+}
