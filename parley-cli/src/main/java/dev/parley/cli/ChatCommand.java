@@ -85,10 +85,11 @@ final class ChatCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Store store = root.store();
-        SessionId id = chooseSession(store, err);
+        // The provider first: an unknown provider or a missing key fails before any session is named or created.
         String modelId = model != null ? model : defaultModel(provider);
         ModelProvider modelProvider = ModelProviders.create(provider, modelId, System.getenv());
+        Store store = root.store();
+        SessionId id = chooseSession(store, err);
         Clock clock = Clock.systemUTC();
         AgentSession agentSession = new AgentSession(store.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
         Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, agentSession, clock);
