@@ -121,12 +121,14 @@ public final class RemoteStore extends BaseStore {
     }
 
     /**
-     * Replays every write that fell back to the server, in order, now ({@code parley remote sync}).
+     * Replays every write that fell back to the server, in order, now ({@code parley remote sync}), trying the server
+     * even while the breaker is open.
      *
      * @return what was replayed, refused (reported as conflicts) and left pending (the server stopped answering)
      * @throws UnavailableException if the journal cannot be read or written
      */
     public SyncReport sync() {
+        node.transport().probe();
         return node.replay();
     }
 

@@ -201,18 +201,20 @@ public final class Journal {
         byte[] bytes = (Wire.write(line) + "\n").getBytes(StandardCharsets.UTF_8);
         try {
             Files.createDirectories(path.getParent());
-            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND)) {
-                if (ch.size() > 0) {
+            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                long end = ch.size();
+                if (end > 0) {
                     ByteBuffer last = ByteBuffer.allocate(1);
-                    ch.read(last, ch.size() - 1);
+                    ch.read(last, end - 1);
                     if (last.get(0) != '\n') {
-                        ch.write(ByteBuffer.wrap(new byte[] {'\n'}));
+                        ch.write(ByteBuffer.wrap(new byte[] {'\n'}), end);
+                        end++;
                     }
                 }
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
                 while (buf.hasRemaining()) {
-                    ch.write(buf);
+                    end += ch.write(buf, end);
                 }
                 ch.force(false);
             }

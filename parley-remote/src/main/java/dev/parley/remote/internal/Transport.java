@@ -54,6 +54,13 @@ public final class Transport {
         return breaker.getState().name();
     }
 
+    /** Lets the next call through an open breaker (an explicit sync is a deliberate probe of the server). */
+    public void probe() {
+        if (breaker.getState() == CircuitBreaker.State.OPEN) {
+            breaker.transitionToHalfOpenState();
+        }
+    }
+
     HttpClient client() {
         return client;
     }
