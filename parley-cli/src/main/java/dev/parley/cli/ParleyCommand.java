@@ -33,7 +33,8 @@ import picocli.CommandLine.ScopeType;
         description = "Durable, pluggable conversation sessions for LLM agents.",
         subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class, ChatCommand.class,
                 DemoCommand.class,
-                ExportCommand.class, DeleteCommand.class, ConformanceCommand.class, CommandLine.HelpCommand.class})
+                ExportCommand.class, DeleteCommand.class, ConformanceCommand.class, ServeCommand.class, RemoteCommand.class,
+                TailCommand.class, CommandLine.HelpCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "URI",
