@@ -37,10 +37,10 @@ public final class ServerMain {
             }
             switch (args[i]) {
                 case "--store" -> store = value;
-                case "--port" -> config = config.withPort(Integer.parseInt(value));
+                case "--port" -> config = config.withPort((int) number(args[i], value));
                 case "--bind" -> config = config.withBind(value);
                 case "--tokens" -> tokens = Tokens.read(Path.of(value)).and(tokens);
-                case "--max-body-bytes" -> config = config.withMaxBodyBytes(Long.parseLong(value));
+                case "--max-body-bytes" -> config = config.withMaxBodyBytes(number(args[i], value));
                 default -> throw new InvalidInputException("unknown option " + args[i]);
             }
             i++;
@@ -50,6 +50,14 @@ public final class ServerMain {
         }
         config = config.withTokens(tokens);
         serve(Stores.open(store), config, System.out);
+    }
+
+    private static long number(String option, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(option + " needs an integer, not " + value, e);
+        }
     }
 
     /**
