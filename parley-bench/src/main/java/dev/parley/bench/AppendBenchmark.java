@@ -48,18 +48,10 @@ public final class AppendBenchmark {
     private AppendBenchmark() {}
 
     public static void main(String[] args) throws Exception {
-        int ops = 400;
-        Path dir = Path.of("parley-bench/target/bench-data");
-        Path report = Path.of("parley-bench/target/append-report.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--ops" -> ops = Integer.parseInt(args[++i]);
-                case "--dir" -> dir = Path.of(args[++i]);
-                case "--report" -> report = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: [--ops N] [--dir DIR] [--report FILE]");
-            }
-        }
+        Options o = Options.parse(args, "bench-data", "append-report.md");
+        int ops = o.ops();
+        Path dir = o.dir();
+        Path report = o.report();
         deleteTree(dir);
         Files.createDirectories(dir);
         List<Row> rows = new ArrayList<>();
@@ -77,6 +69,25 @@ public final class AppendBenchmark {
         Files.writeString(report, text);
         System.err.println("report written to " + report.toAbsolutePath());
         deleteTree(dir);
+    }
+
+    /** The command line of a benchmark: {@code [--ops N] [--dir DIR] [--report FILE]}. */
+    record Options(int ops, Path dir, Path report) {
+        static Options parse(String[] args, String defaultDir, String defaultReport) {
+            int ops = 400;
+            Path dir = Path.of("parley-bench/target/" + defaultDir);
+            Path report = Path.of("parley-bench/target/" + defaultReport);
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--ops" -> ops = Integer.parseInt(args[++i]);
+                    case "--dir" -> dir = Path.of(args[++i]);
+                    case "--report" -> report = Path.of(args[++i]);
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                            + "; usage: [--ops N] [--dir DIR] [--report FILE]");
+                }
+            }
+            return new Options(ops, dir, report);
+        }
     }
 
     /** One measured case: latencies in nanoseconds. */

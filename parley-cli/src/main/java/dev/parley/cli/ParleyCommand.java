@@ -34,7 +34,8 @@ import picocli.CommandLine.ScopeType;
         subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class, ChatCommand.class,
                 DemoCommand.class,
                 ExportCommand.class, DeleteCommand.class, ConformanceCommand.class, BackupCommand.class,
-                RestoreCommand.class, CommandLine.HelpCommand.class})
+                RestoreCommand.class, ServeCommand.class, RemoteCommand.class, TailCommand.class,
+                CommandLine.HelpCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "URI",

@@ -1,0 +1,58 @@
+package dev.parley.cli;
+
+import dev.parley.core.store.Stores;
+import dev.parley.server.ServerConfig;
+import dev.parley.server.ServerMain;
+import dev.parley.server.Tokens;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code parley serve}: the HTTP API over the store, until the process is stopped. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Serve the store over HTTP (JSON API, problem documents, /openapi.json) until stopped.",
+                "Listens on loopback unless --bind names another address, which needs tokens. Each token is bound to"
+                        + " one scope (a file of TOKEN=SCOPE lines, or " + Tokens.ENV + "); a request's scope is its"
+                        + " token's. Clients open it as remote:http://HOST:PORT."})
+final class ServeCommand implements Callable<Integer> {
+    @ParentCommand
+    ParleyCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--port", paramLabel = "N", description = "The TCP port (default: ${DEFAULT-VALUE}; 0 for a free one).")
+    int port = ServerConfig.DEFAULT_PORT;
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "The address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind = ServerConfig.DEFAULT_BIND;
+
+    @Option(names = "--tokens", paramLabel = "FILE", description = "Bearer tokens, one TOKEN=SCOPE per line.")
+    @Nullable Path tokens;
+
+    @Option(names = "--max-body-bytes", paramLabel = "N",
+            description = "The largest request body, in bytes (default: ${DEFAULT-VALUE}); larger ones get 413.")
+    long maxBodyBytes = ServerConfig.DEFAULT_MAX_BODY_BYTES;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Tokens all = Tokens.fromEnvironment(System.getenv());
+        if (tokens != null) {
+            all = Tokens.read(tokens).and(all);
+        }
+        ServerConfig config = new ServerConfig(bind, port, all, maxBodyBytes,
+                ServerConfig.DEFAULT_EVENT_POLL_INTERVAL);
+        spec.commandLine().getOut().println("serving " + root.storeLabel());
+        spec.commandLine().getOut().flush();
+        ServerMain.serve(Stores.open(root.storeUri()), config, new PrintStream(System.out, true,
+                StandardCharsets.UTF_8));
+        return 0;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.parley.cli;
+
+import dev.parley.core.SessionId;
+import dev.parley.core.model.Entry;
+import dev.parley.core.store.Store;
+import dev.parley.json.EntryCodec;
+import dev.parley.json.Json;
+import dev.parley.remote.RemoteStore;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code parley tail SESSION}: follows a session like {@code tail -f} — the live event stream on {@code remote:},
+ * polling the log elsewhere.
+ */
+@Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Follow a session like tail -f: print its last entries, then every entry appended, until "
+                + "interrupted.", "On remote: the server's event stream; on other stores the log is polled."})
+final class TailCommand implements Callable<Integer> {
+    @ParentCommand
+    ParleyCommand root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SESSION", description = "A session id (or a unique prefix of one).")
+    String session;
+
+    @Option(names = {"-n", "--lines"}, paramLabel = "N", description = "Entries to print first (default: ${DEFAULT-VALUE}).")
+    int lines = 10;
+
+    @Option(names = "--json", description = "Print each entry as its canonical JSON line.")
+    boolean json;
+
+    @Option(names = "--poll-millis", paramLabel = "MS", description = "The poll interval off remote: (default: ${DEFAULT-VALUE}).")
+    long pollMillis = 500;
+
+    @Option(names = "--count", paramLabel = "N", hidden = true, description = "Stop after N entries (for tests).")
+    long count = Long.MAX_VALUE;
+
+    private long printed;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Store store = root.store();
+        SessionId id = new SessionId(session);
+        if (!(store instanceof RemoteStore) || store.catalog().orElseThrow().find(id).isPresent()) {
+            id = root.resolveSession(session);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        List<Entry> existing = store.log().load(id, null);
+        long after = 0;
+        for (Entry e : existing.subList(Math.max(0, existing.size() - lines), existing.size())) {
+            if (!print(out, e)) {
+                return 0;
+            }
+        }
+        if (!existing.isEmpty()) {
+            after = existing.get(existing.size() - 1).seq();
+        }
+        if (store instanceof RemoteStore remote) {
+            remote.follow(id, after, e -> print(out, e));
+            return 0;
+        }
+        while (!Thread.currentThread().isInterrupted()) {
+            for (Entry e : store.log().load(id, null)) {
+                if (e.seq() > after) {
+                    after = e.seq();
+                    if (!print(out, e)) {
+                        return 0;
+                    }
+                }
+            }
+            Thread.sleep(pollMillis);
+        }
+        return 0;
+    }
+
+    private boolean print(PrintWriter out, Entry e) {
+        if (json) {
+            out.println(Json.write(EntryCodec.encode(e)));
+        } else {
+            String text = e.message() == null ? "(" + e.payload().kind().wireName() + ")" : e.message().text();
+            out.println(e.seq() + " " + e.agentId() + " " + (e.message() == null ? "" : e.message().role() + ": ")
+                    + text.replace('\n', ' '));
+        }
+        out.flush();
+        return ++printed < count;
+    }
+}

@@ -1,0 +1,129 @@
+package dev.parley.cli;
+
+import static dev.parley.cli.RecordsCommandsTest.parley;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.cli.RecordsCommandsTest.Run;
+import dev.parley.core.AgentId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.SessionId;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import dev.parley.server.ParleyServer;
+import dev.parley.server.ServerConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code parley conformance}, {@code tail} and {@code remote} against a real server on loopback. */
+class RemoteCommandsTest {
+    @TempDir
+    Path dir;
+    Store backend;
+    ParleyServer server;
+
+    @BeforeEach
+    void start() {
+        backend = Stores.open("sqlite:" + dir.resolve("server.db"));
+        server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        backend.close();
+    }
+
+    private String remote(String extra) {
+        return "remote:" + server.uri() + "?parley.fallback="
+                + URLEncoder.encode("sqlite:" + dir.resolve("fallback.db"), StandardCharsets.UTF_8)
+                + "&parley.journal=" + URLEncoder.encode(dir.resolve("journal.jsonl").toString(), StandardCharsets.UTF_8)
+                + extra;
+    }
+
+    private void append(String session, String text) {
+        backend.log().append(new SessionId(session), AgentId.MAIN, List.of(NewEntry.of(
+                IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user(text))), Usage.ZERO);
+    }
+
+    @Test
+    void conformance_remoteStore_passesAgainstARunningServer() {
+        Run run = parley("--store", remote(""), "conformance");
+
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("conformance of remote:");
+    }
+
+    @Test
+    void tail_remote_printsTheLastEntriesThenFollows() throws Exception {
+        append("chat", "one");
+        append("chat", "two");
+        StringWriter out = new StringWriter();
+        CompletableFuture<Integer> tail = CompletableFuture.supplyAsync(() -> ParleyCommand.run(new String[] {
+                "--store", remote(""), "tail", "chat", "-n", "1", "--count", "2"}, new PrintWriter(out),
+                new PrintWriter(new StringWriter())));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!out.toString().contains("two") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        append("chat", "three");
+
+        assertThat(tail.get(20, TimeUnit.SECONDS)).isZero();
+        assertThat(out.toString().lines().toList()).containsExactly("2 main user: two", "3 main user: three");
+    }
+
+    @Test
+    void tail_localStore_pollsTheLog() throws Exception {
+        String local = "sqlite:" + dir.resolve("local.db");
+        try (Store store = Stores.open(local)) {
+            store.log().append(new SessionId("chat"), AgentId.MAIN, List.of(NewEntry.of(
+                    IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user("one"))), Usage.ZERO);
+            StringWriter out = new StringWriter();
+            CompletableFuture<Integer> tail = CompletableFuture.supplyAsync(() -> ParleyCommand.run(new String[] {
+                    "--store", local, "tail", "chat", "--count", "2", "--poll-millis", "50"}, new PrintWriter(out),
+                    new PrintWriter(new StringWriter())));
+            store.log().append(new SessionId("chat"), AgentId.MAIN, List.of(NewEntry.of(
+                    IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user("two"))), Usage.ZERO);
+
+            assertThat(tail.get(20, TimeUnit.SECONDS)).isZero();
+            assertThat(out.toString()).contains("1 main user: one", "2 main user: two");
+        }
+    }
+
+    @Test
+    void remoteStatusAndSync_reportTheFallbackAndReplayIt() {
+        int port = server.port();
+        String uri = remote("&parley.timeout=500&parley.replay=600000");
+        server.close();
+        try (Store store = Stores.open(uri)) {
+            store.log().append(new SessionId("offline"), AgentId.MAIN, List.of(NewEntry.of(
+                    IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user("kept"))), Usage.ZERO);
+        }
+
+        Run down = parley("--store", uri, "remote", "status");
+        assertThat(down.exit()).isEqualTo(7);
+        assertThat(down.out()).contains("does not answer", "pending    1 ");
+
+        server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+        Run sync = parley("--store", uri, "remote", "sync");
+        assertThat(sync.exit()).as(sync.err()).isZero();
+        assertThat(sync.out()).contains("replayed 1, refused 0, pending 0");
+        assertThat(backend.log().load(new SessionId("offline"), null)).hasSize(1);
+        Run up = parley("--store", uri, "remote", "status");
+        assertThat(up.exit()).isZero();
+        assertThat(up.out()).contains("(answers)", "pending    0 ");
+    }
+}

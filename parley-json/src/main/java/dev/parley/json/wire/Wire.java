@@ -1,0 +1,425 @@
+package dev.parley.json.wire;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.CorruptRecordException;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.log.SessionPage;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.repository.ArchiveAppend;
+import dev.parley.core.repository.CatalogEntry;
+import dev.parley.core.repository.CatalogPage;
+import dev.parley.core.repository.ChatArchiveManifest;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.repository.Lease;
+import dev.parley.core.repository.QueuedPrompt;
+import dev.parley.core.repository.StoredSession;
+import dev.parley.json.EntryCodec;
+import dev.parley.json.Instants;
+import dev.parley.json.Json;
+import dev.parley.json.StrictObject;
+import dev.parley.json.repository.ChatArchiveCodec;
+import dev.parley.json.repository.ChatSessionCodec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The envelopes of the Parley HTTP API around the canonical JSON of the model. Every {@code encode…} has a
+ * {@code decode…} that gives back an equal value. Decoders are strict and fail with {@link InvalidInputException}
+ * naming what was wrong (a wire document is input, not a stored record).
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Wire {
+    private Wire() {}
+
+    /**
+     * Parses a JSON document.
+     *
+     * @param what what the text is, for the message ("the request body")
+     * @throws InvalidInputException if the text is not one JSON value
+     */
+    public static JsonNode parse(String text, String what) {
+        try {
+            return Json.parse(text);
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(what + " is not JSON: " + Json.problem(e), e);
+        }
+    }
+
+    /** The compact text of a document. */
+    public static String write(JsonNode node) {
+        return Json.write(node);
+    }
+
+    /** Runs a decoder, turning a decoding failure into {@link InvalidInputException}. */
+    private static <T> T strict(Supplier<T> decoder) {
+        try {
+            return decoder.get();
+        } catch (CorruptRecordException e) {
+            throw new InvalidInputException(e.location() + ": " + e.detail(), e);
+        }
+    }
+
+    // ---- the message log ----
+
+    /**
+     * A batch to append and the usage it cost.
+     *
+     * @param entries the entries, in order
+     * @param usage the usage
+     */
+    public record Batch(List<NewEntry> entries, Usage usage) {
+        public Batch {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    /** {@code {"entries":[entry without seq…],"usage":{…}}}: an append request of {@code agent}. */
+    public static ObjectNode encodeBatch(AgentId agent, List<NewEntry> batch, Usage usage) {
+        ObjectNode o = Json.object();
+        ArrayNode entries = o.putArray("entries");
+        for (NewEntry e : batch) {
+            entries.add(parse(EntryCodec.encodeRow(e, agent), "an entry"));
+        }
+        o.set("usage", EntryCodec.encodeUsage(usage));
+        return o;
+    }
+
+    /**
+     * Decodes an append request of {@code agent}.
+     *
+     * @throws InvalidInputException if it is malformed or an entry names another agent
+     */
+    public static Batch decodeBatch(JsonNode node, AgentId agent) {
+        return strict(() -> {
+            StrictObject o = StrictObject.of(node, "append request").allowOnly(Set.of("entries", "usage"));
+            List<NewEntry> entries = new ArrayList<>();
+            JsonNode array = o.required("entries");
+            if (!array.isArray()) {
+                throw o.fail("'entries' is not an array");
+            }
+            for (int i = 0; i < array.size(); i++) {
+                JsonNode e = array.get(i);
+                if (!e.isObject()) {
+                    throw o.fail("entries[" + i + "] is not an object");
+                }
+                ObjectNode copy = ((ObjectNode) e).deepCopy();
+                copy.put("seq", 1);
+                Entry entry = EntryCodec.decode(copy, "append request entries[" + i + "]");
+                if (!entry.agentId().equals(agent)) {
+                    throw o.fail("entries[" + i + "] names agent " + entry.agentId() + ", not " + agent);
+                }
+                entries.add(entry.toNewEntry());
+            }
+            Usage usage = o.has("usage") ? EntryCodec.decodeUsage(o.required("usage"), "append request usage")
+                    : Usage.ZERO;
+            return new Batch(entries, usage);
+        });
+    }
+
+    /** {@code {"entries":[…],"written":n}}. */
+    public static ObjectNode encodeAppendResult(AppendResult result) {
+        ObjectNode o = encodeEntries(result.entries());
+        o.put("written", result.written());
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static AppendResult decodeAppendResult(JsonNode node) {
+        return new AppendResult(decodeEntries(node), strict(() -> (int) StrictObject.of(node, "append result")
+                .longValue("written")));
+    }
+
+    /** {@code {"entries":[…]}}, each in the canonical JSON with its seq. */
+    public static ObjectNode encodeEntries(List<Entry> entries) {
+        ObjectNode o = Json.object();
+        ArrayNode array = o.putArray("entries");
+        entries.forEach(e -> array.add(EntryCodec.encode(e)));
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static List<Entry> decodeEntries(JsonNode node) {
+        return strict(() -> {
+            JsonNode array = StrictObject.of(node, "entries").required("entries");
+            List<Entry> out = new ArrayList<>(array.size());
+            for (int i = 0; i < array.size(); i++) {
+                out.add(EntryCodec.decode(array.get(i), "entries[" + i + "]"));
+            }
+            return out;
+        });
+    }
+
+    /** One entry in the canonical JSON. */
+    public static ObjectNode encodeEntry(Entry entry) {
+        return EntryCodec.encode(entry);
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static Entry decodeEntry(JsonNode node) {
+        return strict(() -> EntryCodec.decode(node, "entry"));
+    }
+
+    /** Usage in the canonical JSON. */
+    public static ObjectNode encodeUsage(Usage usage) {
+        return EntryCodec.encodeUsage(usage);
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static Usage decodeUsage(JsonNode node) {
+        return strict(() -> EntryCodec.decodeUsage(node, "usage"));
+    }
+
+    /** A session of the log's catalog. */
+    public static ObjectNode encodeSessionInfo(SessionInfo s) {
+        ObjectNode o = Json.object();
+        o.put("id", s.id().value());
+        o.put("createdAt", Instants.format(s.createdAt()));
+        o.put("updatedAt", Instants.format(s.updatedAt()));
+        if (s.title() != null) {
+            o.put("title", s.title());
+        }
+        if (s.origin() != null) {
+            o.put("origin", s.origin());
+        }
+        o.put("entryCount", s.entryCount());
+        o.put("messageCount", s.messageCount());
+        o.set("metadata", EntryCodec.encodeRawMap(s.metadata()));
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static SessionInfo decodeSessionInfo(JsonNode node) {
+        return strict(() -> {
+            StrictObject o = StrictObject.of(node, "session").allowOnly(Set.of("id", "createdAt", "updatedAt", "title",
+                    "origin", "entryCount", "messageCount", "metadata"));
+            return new SessionInfo(new SessionId(o.string("id")), o.instant("createdAt"), o.instant("updatedAt"),
+                    o.optionalString("title"), o.optionalString("origin"), o.longValue("entryCount"),
+                    o.longValue("messageCount"), EntryCodec.decodeRawMap(o.required("metadata"), "session metadata"));
+        });
+    }
+
+    /** A session to create in the log's catalog. */
+    public static ObjectNode encodeNewSession(NewSession s) {
+        ObjectNode o = Json.object();
+        o.put("id", s.id().value());
+        if (s.title() != null) {
+            o.put("title", s.title());
+        }
+        if (s.origin() != null) {
+            o.put("origin", s.origin());
+        }
+        o.set("metadata", EntryCodec.encodeRawMap(s.metadata()));
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static NewSession decodeNewSession(JsonNode node) {
+        return strict(() -> {
+            StrictObject o = StrictObject.of(node, "new session").allowOnly(Set.of("id", "title", "origin", "metadata"));
+            return new NewSession(new SessionId(o.string("id")), o.optionalString("title"), o.optionalString("origin"),
+                    o.has("metadata") ? EntryCodec.decodeRawMap(o.required("metadata"), "session metadata")
+                            : java.util.Map.of());
+        });
+    }
+
+    /** {@code {"sessions":[…],"nextCursor":…}}. */
+    public static ObjectNode encodeSessionPage(SessionPage page) {
+        ObjectNode o = encodeSessionList(page.sessions());
+        o.put("nextCursor", page.nextCursor());
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static SessionPage decodeSessionPage(JsonNode node) {
+        return new SessionPage(decodeSessionList(node), node.path("nextCursor").isTextual()
+                ? node.get("nextCursor").asText() : null);
+    }
+
+    /** {@code {"sessions":[…]}}. */
+    public static ObjectNode encodeSessionList(List<SessionInfo> sessions) {
+        ObjectNode o = Json.object();
+        ArrayNode array = o.putArray("sessions");
+        sessions.forEach(s -> array.add(encodeSessionInfo(s)));
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static List<SessionInfo> decodeSessionList(JsonNode node) {
+        List<SessionInfo> out = new ArrayList<>();
+        for (JsonNode s : node.path("sessions")) {
+            out.add(decodeSessionInfo(s));
+        }
+        return out;
+    }
+
+    // ---- session records ----
+
+    /** A record in the canonical JSON ({@link ChatSessionCodec#encode}). */
+    public static ObjectNode encodeSession(ChatSession session) {
+        return ChatSessionCodec.encode(session);
+    }
+
+    /** @throws InvalidInputException if it is not a valid record (strictly) */
+    public static ChatSession decodeSession(JsonNode node) {
+        return strict(() -> ChatSessionCodec.parseStrict(node, "session record"));
+    }
+
+    /** {@code {"revision":r,"session":{…}}}. */
+    public static ObjectNode encodeStored(StoredSession stored) {
+        ObjectNode o = Json.object();
+        o.put("revision", stored.revision());
+        o.set("session", encodeSession(stored.session()));
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static StoredSession decodeStored(JsonNode node) {
+        return new StoredSession(decodeSession(node.path("session")), node.path("revision").asLong());
+    }
+
+    /** {@code {"items":[catalog entry…],"nextCursor":…}}. */
+    public static ObjectNode encodeCatalogPage(CatalogPage page) {
+        ObjectNode o = Json.object();
+        ArrayNode items = o.putArray("items");
+        page.items().forEach(e -> items.add(ChatSessionCodec.encodeCatalogEntry(e)));
+        o.put("nextCursor", page.nextCursor());
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static CatalogPage decodeCatalogPage(JsonNode node) {
+        return strict(() -> {
+            List<CatalogEntry> items = new ArrayList<>();
+            for (JsonNode item : node.path("items")) {
+                items.add(ChatSessionCodec.parseCatalogEntry(item, "catalog entry"));
+            }
+            return new CatalogPage(items, node.path("nextCursor").isTextual() ? node.get("nextCursor").asText() : null);
+        });
+    }
+
+    // ---- archives ----
+
+    /** {@code {"sessionId":…,"archive":{…},"messages":[…],"summary":…}}. */
+    public static ObjectNode encodeArchiveAppend(ArchiveAppend request) {
+        ObjectNode o = Json.object();
+        o.put("sessionId", request.sessionId());
+        o.set("archive", ChatSessionCodec.encodeArchive(request.archive()));
+        o.set("messages", ChatSessionCodec.encodeArchivedMessages(request.messages()));
+        o.put("summary", request.summary());
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static ArchiveAppend decodeArchiveAppend(JsonNode node) {
+        return strict(() -> {
+            StrictObject o = StrictObject.of(node, "archive append").allowOnly(Set.of("sessionId", "archive",
+                    "messages", "summary"));
+            return new ArchiveAppend(o.string("sessionId"), ChatSessionCodec.parseArchive(o.object("archive")),
+                    ChatSessionCodec.parseArchivedMessages(o.required("messages"), "archive append messages"),
+                    o.string("summary"));
+        });
+    }
+
+    /** {@code {"archive":{…},"manifest":{…}}}. */
+    public static ObjectNode encodeArchiveResult(ArchiveAppend.Result result) {
+        ObjectNode o = Json.object();
+        o.set("archive", ChatSessionCodec.encodeArchive(result.archive()));
+        o.set("manifest", ChatArchiveCodec.encodeManifest(result.manifest()));
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static ArchiveAppend.Result decodeArchiveResult(JsonNode node, String sessionId) {
+        return strict(() -> new ArchiveAppend.Result(
+                ChatSessionCodec.parseArchive(StrictObject.of(node.path("archive"), "archive")),
+                ChatArchiveCodec.parseManifest(node.path("manifest"), sessionId, "manifest")));
+    }
+
+    /** A manifest in the canonical JSON. */
+    public static ObjectNode encodeManifest(ChatArchiveManifest manifest) {
+        return ChatArchiveCodec.encodeManifest(manifest);
+    }
+
+    /** @throws InvalidInputException if it is not a manifest of {@code sessionId} */
+    public static ChatArchiveManifest decodeManifest(JsonNode node, String sessionId) {
+        return strict(() -> ChatArchiveCodec.parseManifest(node, sessionId, "manifest"));
+    }
+
+    /** {@code {"messages":[…]}}: archived messages. */
+    public static ObjectNode encodeArchivedMessages(List<dev.parley.core.repository.ChatMessage> messages) {
+        ObjectNode o = Json.object();
+        o.set("messages", ChatSessionCodec.encodeArchivedMessages(messages));
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static List<dev.parley.core.repository.ChatMessage> decodeArchivedMessages(JsonNode node) {
+        return strict(() -> ChatSessionCodec.parseArchivedMessages(node.path("messages"), "archived messages"));
+    }
+
+    // ---- the session service ----
+
+    /** A lease. */
+    public static ObjectNode encodeLease(Lease l) {
+        ObjectNode o = Json.object();
+        o.put("ownerKind", l.ownerKind());
+        o.put("hostId", l.hostId());
+        o.put("ownerId", l.ownerId());
+        o.put("fencingToken", l.fencingToken());
+        o.put("acquiredAt", Instants.format(l.acquiredAt()));
+        o.put("lastSeenAt", Instants.format(l.lastSeenAt()));
+        o.put("clientLabel", l.clientLabel());
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed */
+    public static Lease decodeLease(JsonNode node) {
+        return strict(() -> {
+            StrictObject o = StrictObject.of(node, "lease");
+            return new Lease(o.string("ownerKind"), o.optionalString("hostId"), o.string("ownerId"),
+                    o.longValue("fencingToken"), o.instant("acquiredAt"), o.instant("lastSeenAt"),
+                    o.optionalString("clientLabel"));
+        });
+    }
+
+    /** A queued prompt. */
+    public static ObjectNode encodeQueued(QueuedPrompt q) {
+        ObjectNode o = Json.object();
+        o.put("id", q.id());
+        o.put("prompt", q.prompt());
+        o.put("agentProfileId", q.agentProfileId());
+        o.put("systemContext", q.systemContext());
+        o.put("createdAt", Instants.format(q.createdAt()));
+        o.put("updatedAt", Instants.format(q.updatedAt()));
+        return o;
+    }
+
+    /** A text field of a request body, required. @throws InvalidInputException if missing or not text */
+    public static String text(JsonNode body, String key) {
+        JsonNode v = body.get(key);
+        if (v == null || !v.isTextual()) {
+            throw new InvalidInputException("the request body needs a text field '" + key + "'");
+        }
+        return v.asText();
+    }
+
+    /** A text field of a request body, or null. */
+    public static @Nullable String optionalText(JsonNode body, String key) {
+        JsonNode v = body.get(key);
+        return v == null || !v.isTextual() ? null : v.asText();
+    }
+}

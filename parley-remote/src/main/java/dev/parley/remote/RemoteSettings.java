@@ -1,0 +1,152 @@
+package dev.parley.remote;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.store.StoreUri;
+import dev.parley.core.store.Stores;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The resilience settings of a {@code remote:} store, all in its URI, each with a default and a unit:
+ * <pre>remote:http://HOST:PORT[?parley.timeout=5000&amp;parley.token=T&amp;parley.fallback=URI&amp;…]</pre>
+ *
+ * <table>
+ *   <caption>parameters</caption>
+ *   <tr><th>parameter</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code parley.timeout}</td><td>5000 (ms)</td><td>every call's limit, connecting included (Planck's
+ *       {@code persistence_timeout})</td></tr>
+ *   <tr><td>{@code parley.token}</td><td>{@value #TOKEN_ENV}</td><td>the bearer token</td></tr>
+ *   <tr><td>{@code parley.fallback}</td><td>{@link Stores#defaultUri()}</td><td>the local store calls fall back to
+ *       (percent-encode it)</td></tr>
+ *   <tr><td>{@code parley.journal}</td><td>{@code $PARLEY_HOME/remote-journal/<hash of the URL>.jsonl}</td><td>the
+ *       replay journal of writes that fell back</td></tr>
+ *   <tr><td>{@code parley.breaker.failures}</td><td>50 (%)</td><td>the failure rate that opens the breaker</td></tr>
+ *   <tr><td>{@code parley.breaker.window}</td><td>10 (calls)</td><td>the calls the rate is computed over (and the
+ *       fewest before it is)</td></tr>
+ *   <tr><td>{@code parley.breaker.open}</td><td>5000 (ms)</td><td>how long an open breaker sends every call to the
+ *       fallback without trying the server</td></tr>
+ *   <tr><td>{@code parley.replay}</td><td>1000 (ms)</td><td>how often pending writes are replayed in the
+ *       background</td></tr>
+ * </table>
+ *
+ * @param server the server's base URI ({@code http://…} or {@code https://…})
+ * @param timeout every call's limit
+ * @param token the bearer token, or null
+ * @param fallbackUri the local store's URI
+ * @param journal the replay journal's file
+ * @param breakerFailureRatePercent the failure rate, in percent, that opens the breaker
+ * @param breakerWindowCalls the calls the failure rate is computed over
+ * @param breakerOpen how long the breaker stays open
+ * @param replayInterval how often the background replay runs
+ */
+public record RemoteSettings(URI server, Duration timeout, @Nullable String token, String fallbackUri, Path journal,
+                             int breakerFailureRatePercent, int breakerWindowCalls, Duration breakerOpen,
+                             Duration replayInterval) {
+    /** The environment variable the bearer token is read from when the URI gives none. */
+    public static final String TOKEN_ENV = "PARLEY_REMOTE_TOKEN";
+    /** The default timeout, as Planck's {@code persistence_timeout}. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(5000);
+
+    static final String TIMEOUT = "parley.timeout";
+    static final String TOKEN = "parley.token";
+    static final String FALLBACK = "parley.fallback";
+    static final String JOURNAL = "parley.journal";
+    static final String BREAKER_FAILURES = "parley.breaker.failures";
+    static final String BREAKER_WINDOW = "parley.breaker.window";
+    static final String BREAKER_OPEN = "parley.breaker.open";
+    static final String REPLAY = "parley.replay";
+
+    /** The Parley parameters a {@code remote:} URI accepts besides {@code parley.scope}. */
+    public static final Set<String> PARAMETERS = Set.of(TIMEOUT, TOKEN, FALLBACK, JOURNAL, BREAKER_FAILURES,
+            BREAKER_WINDOW, BREAKER_OPEN, REPLAY);
+
+    public RemoteSettings {
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(fallbackUri, "fallbackUri");
+        Objects.requireNonNull(journal, "journal");
+        Objects.requireNonNull(breakerOpen, "breakerOpen");
+        Objects.requireNonNull(replayInterval, "replayInterval");
+    }
+
+    /**
+     * The settings a parsed {@code remote:} URI gives.
+     *
+     * @param env the environment ({@value #TOKEN_ENV})
+     * @throws InvalidInputException if the location is not an http(s) URL, or a value is malformed or out of range
+     */
+    public static RemoteSettings from(StoreUri uri, Map<String, String> env) {
+        String location = uri.location();
+        URI server;
+        try {
+            server = URI.create(location.endsWith("/") ? location.substring(0, location.length() - 1) : location);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("remote: needs an http URL, not '" + location + "'", e);
+        }
+        if (server.getScheme() == null || !(server.getScheme().equals("http") || server.getScheme().equals("https"))
+                || server.getHost() == null || server.getRawQuery() != null) {
+            throw new InvalidInputException("remote: needs an http(s) URL like remote:http://127.0.0.1:8420, not '"
+                    + location + "'");
+        }
+        String token = uri.parameter(TOKEN);
+        if (token == null) {
+            String fromEnv = env.get(TOKEN_ENV);
+            token = fromEnv == null || fromEnv.isBlank() ? null : fromEnv.strip();
+        }
+        String fallback = uri.parameter(FALLBACK);
+        if (fallback == null) {
+            fallback = Stores.defaultUri();
+        } else if (fallback.startsWith("remote:")) {
+            throw new InvalidInputException("the fallback of a remote: store must be a local store, not " + fallback);
+        }
+        String journal = uri.parameter(JOURNAL);
+        return new RemoteSettings(server,
+                millis(uri, TIMEOUT, 5000, 1, 600_000),
+                token, fallback,
+                journal != null ? Path.of(journal) : Stores.home().resolve("remote-journal")
+                        .resolve(hash(server.toString()) + ".jsonl"),
+                (int) number(uri, BREAKER_FAILURES, 50, 1, 100),
+                (int) number(uri, BREAKER_WINDOW, 10, 1, 10_000),
+                millis(uri, BREAKER_OPEN, 5000, 1, 3_600_000),
+                millis(uri, REPLAY, 1000, 10, 3_600_000));
+    }
+
+    private static Duration millis(StoreUri uri, String name, long otherwise, long min, long max) {
+        return Duration.ofMillis(number(uri, name, otherwise, min, max));
+    }
+
+    private static long number(StoreUri uri, String name, long otherwise, long min, long max) {
+        String v = uri.parameter(name);
+        if (v == null) {
+            return otherwise;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(name + " must be an integer, not '" + v + "'", e);
+        }
+        if (n < min || n > max) {
+            throw new InvalidInputException(name + " must be from " + min + " to " + max + ", got " + n);
+        }
+        return n;
+    }
+
+    private static String hash(String text) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

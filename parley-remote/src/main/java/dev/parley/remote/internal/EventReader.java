@@ -1,0 +1,84 @@
+package dev.parley.remote.internal;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.SessionId;
+import dev.parley.core.model.Entry;
+import dev.parley.json.EntryCodec;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.util.Iterator;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads a session's server-sent events: {@code entry} events whose data is an entry's canonical JSON and whose id is
+ * its seq. Reconnects with {@code Last-Event-ID} after a break, waiting the timeout between attempts.
+ */
+public final class EventReader {
+    private final Transport transport;
+    private final @Nullable String scope;
+
+    public EventReader(Transport transport, @Nullable String scope) {
+        this.transport = transport;
+        this.scope = scope;
+    }
+
+    /** See {@link dev.parley.remote.RemoteStore#follow}. */
+    public void follow(SessionId session, long afterSeq, Predicate<Entry> onEntry) {
+        long last = afterSeq;
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                var request = transport.builder("/v1/log/sessions/" + session.value() + "/events?after=" + last, scope)
+                        .header("Accept", "text/event-stream").header("Last-Event-ID", Long.toString(last))
+                        .GET().build();
+                HttpResponse<Stream<String>> response = transport.client().send(request,
+                        HttpResponse.BodyHandlers.ofLines());
+                if (response.statusCode() >= 400 && response.statusCode() < 500) {
+                    String body = String.join("\n", response.body().toList());
+                    throw new InvalidInputException("the event stream of " + session + " was refused with HTTP "
+                            + response.statusCode() + ": " + body);
+                }
+                try (Stream<String> lines = response.body()) {
+                    Iterator<String> it = lines.iterator();
+                    StringBuilder data = new StringBuilder();
+                    String event = null;
+                    while (it.hasNext()) {
+                        String line = it.next();
+                        if (line.isEmpty()) {
+                            if ("entry".equals(event) && data.length() > 0) {
+                                Entry e = EntryCodec.decode(data.toString(), "event stream of " + session);
+                                last = Math.max(last, e.seq());
+                                if (!onEntry.test(e)) {
+                                    return;
+                                }
+                            }
+                            data.setLength(0);
+                            event = null;
+                        } else if (line.startsWith("data:")) {
+                            if (data.length() > 0) {
+                                data.append('\n');
+                            }
+                            data.append(line.substring(line.startsWith("data: ") ? 6 : 5));
+                        } else if (line.startsWith("event:")) {
+                            event = line.substring(6).strip();
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                pause();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(Math.min(1000, transport.settings().timeout().toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.parley.remote.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.ParleyException;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.StoreOptions;
+import dev.parley.core.store.Stores;
+import dev.parley.remote.RemoteListener;
+import dev.parley.remote.RemoteSettings;
+import dev.parley.remote.SyncReport;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every scope of one remote store shares: the transport, the fallback store (opened on first need), the replay
+ * journal, the listeners, the counters and the background replay. Thread-safe.
+ */
+public final class Node implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("dev.parley.remote");
+
+    private final RemoteSettings settings;
+    private final StoreOptions options;
+    private final Transport transport;
+    private final Journal journal;
+    private final List<RemoteListener> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong fallbacks = new AtomicLong();
+    private final AtomicLong replays = new AtomicLong();
+    private final AtomicLong conflicts = new AtomicLong();
+    private final ScheduledExecutorService replayer;
+    private volatile @Nullable Store fallback;
+    private volatile boolean closed;
+
+    public Node(RemoteSettings settings, StoreOptions options) {
+        this.settings = settings;
+        this.options = options;
+        this.transport = new Transport(settings);
+        this.journal = new Journal(settings.journal());
+        this.replayer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "parley-remote-replay");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = settings.replayInterval().toMillis();
+        replayer.scheduleWithFixedDelay(this::replayInBackground, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    public RemoteSettings settings() {
+        return settings;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public Journal journal() {
+        return journal;
+    }
+
+    public void addListener(RemoteListener listener) {
+        listeners.add(listener);
+    }
+
+    public long calls() {
+        return calls.get();
+    }
+
+    public long fallbacks() {
+        return fallbacks.get();
+    }
+
+    public long replays() {
+        return replays.get();
+    }
+
+    public long conflicts() {
+        return conflicts.get();
+    }
+
+    /**
+     * The fallback store bound to {@code scope} (null: {@value Store#DEFAULT_SCOPE}, as a server without tokens
+     * would), opened on first need.
+     */
+    public Store fallback(@Nullable String scope) {
+        Store root = fallback;
+        if (root == null) {
+            synchronized (this) {
+                if (closed) {
+                    throw new UnavailableException("the remote store is closed", null);
+                }
+                root = fallback;
+                if (root == null) {
+                    root = Stores.open(settings.fallbackUri(), new StoreOptions(options.clock(), options.ids()));
+                    fallback = root;
+                }
+            }
+        }
+        return root.withScope(scope == null ? Store.DEFAULT_SCOPE : scope);
+    }
+
+    /**
+     * A read: from the server, or, when it does not answer (or writes that fell back are still pending), from the
+     * fallback store, with a warning and a fallback event.
+     */
+    public <T> T read(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
+                      Function<Store, T> onFallback) {
+        calls.incrementAndGet();
+        if (!catchUp()) {
+            return fellBack(scope, label, new Outage("writes that fell back are not replayed yet"), onFallback);
+        }
+        JsonNode answer;
+        try {
+            answer = transport.send(request, scope);
+        } catch (Outage e) {
+            return fellBack(scope, label, e, onFallback);
+        }
+        return decode.apply(answer);
+    }
+
+    /**
+     * A write: to the server, or, when it does not answer (or earlier writes that fell back are still pending, so
+     * order is kept), journaled and carried out on the fallback store.
+     *
+     * @throws UnavailableException if the fallback store could not take the write either; nothing was acknowledged
+     */
+    public <T> T write(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
+                       Function<Store, T> onFallback) {
+        calls.incrementAndGet();
+        if (catchUp()) {
+            try {
+                return decode.apply(transport.send(request, scope));
+            } catch (Outage e) {
+                return journaled(scope, label, request, e, onFallback);
+            }
+        }
+        return journaled(scope, label, request, new Outage("earlier writes that fell back are not replayed yet"),
+                onFallback);
+    }
+
+    /** A call with no fallback (session records, archives): an outage is an {@link UnavailableException}. */
+    public JsonNode strict(@Nullable String scope, Request request) {
+        calls.incrementAndGet();
+        try {
+            return transport.send(request, scope);
+        } catch (Outage e) {
+            throw new UnavailableException(e.getMessage() + " (session records and archives do not fall back: a"
+                    + " revisioned record cannot be forked safely; retry later)", e);
+        }
+    }
+
+    private <T> T journaled(@Nullable String scope, String label, Request request, Outage cause,
+                            Function<Store, T> onFallback) {
+        return journal.locked(() -> {
+            String id = journal.record(scope, label, request);
+            try {
+                return fellBack(scope, label, cause, onFallback);
+            } catch (ParleyException e) {
+                journal.cancel(id);
+                throw e instanceof UnavailableException ? e : new UnavailableException("the server did not answer ("
+                        + cause.getMessage() + ") and the fallback store " + settings.fallbackUri()
+                        + " refused the write: " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                journal.cancel(id);
+                throw e;
+            }
+        });
+    }
+
+    private <T> T fellBack(@Nullable String scope, String label, Outage cause, Function<Store, T> onFallback) {
+        fallbacks.incrementAndGet();
+        LOG.warn("remote store {}: {} fell back to {}: {}", settings.server(), label,
+                Stores.redact(settings.fallbackUri()), cause.getMessage());
+        for (RemoteListener l : listeners) {
+            l.fellBack(label, cause);
+        }
+        return onFallback.apply(fallback(scope));
+    }
+
+    /** Replays pending writes if there are any; true when nothing is pending afterwards. */
+    private boolean catchUp() {
+        if (!journal.hasPending()) {
+            return true;
+        }
+        return replay().pending() == 0;
+    }
+
+    /**
+     * Replays every pending write to the server, in order, until one meets an outage.
+     *
+     * @return what was replayed, refused and left pending
+     */
+    public SyncReport replay() {
+        return journal.locked(() -> {
+            int replayed = 0;
+            int refused = 0;
+            List<Journal.Op> pending = journal.pending();
+            for (int i = 0; i < pending.size(); i++) {
+                Journal.Op op = pending.get(i);
+                try {
+                    transport.send(op.request(), op.scope());
+                    journal.done(op.id());
+                    replayed++;
+                    replays.incrementAndGet();
+                    for (RemoteListener l : listeners) {
+                        l.replayed(op.label());
+                    }
+                } catch (Outage e) {
+                    return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
+                } catch (ParleyException e) {
+                    journal.conflict(op, e.stableCode() + ": " + e.getMessage());
+                    refused++;
+                    conflicts.incrementAndGet();
+                    LOG.error("remote store {}: the replay of {} was refused; it stays in the fallback store and in {}:"
+                            + " {}", settings.server(), op.label(), journal.conflictsFile(), e.getMessage());
+                    for (RemoteListener l : listeners) {
+                        l.conflict(op.label(), e);
+                    }
+                }
+            }
+            journal.compact();
+            return new SyncReport(replayed, refused, 0, null);
+        });
+    }
+
+    private void replayInBackground() {
+        if (closed || !journal.hasPending()) {
+            return;
+        }
+        try {
+            SyncReport r = replay();
+            if (r.replayed() > 0) {
+                LOG.info("remote store {}: replayed {} writes that fell back ({} pending)", settings.server(),
+                        r.replayed(), r.pending());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("remote store {}: the background replay failed: {}", settings.server(), e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        replayer.shutdownNow();
+        Store f = fallback;
+        if (f != null) {
+            f.close();
+        }
+    }
+}

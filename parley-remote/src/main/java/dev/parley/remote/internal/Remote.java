@@ -1,0 +1,276 @@
+package dev.parley.remote.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
+import dev.parley.core.log.SessionPage;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.repository.ArchiveAppend;
+import dev.parley.core.repository.CatalogPage;
+import dev.parley.core.repository.CatalogQuery;
+import dev.parley.core.repository.ChatArchiveManifest;
+import dev.parley.core.repository.ChatArchiveRepository;
+import dev.parley.core.repository.ChatMessage;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.repository.ChatSessionRepository;
+import dev.parley.core.repository.StoredSession;
+import dev.parley.core.store.Store;
+import dev.parley.json.Json;
+import dev.parley.json.wire.Wire;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The contracts of one scope of a remote store, over its {@link Node}: the message log and catalog (which fall
+ * back), the session records and archives (which do not). Thread-safe.
+ */
+public final class Remote {
+    private final Node node;
+    private final @Nullable String scope;
+
+    /** @param scope the scope to name on every call, or null for the token's (or the server's default) */
+    public Remote(Node node, @Nullable String scope) {
+        this.node = node;
+        this.scope = scope;
+    }
+
+    private static String log(SessionId session) {
+        return "/v1/log/sessions/" + session.value();
+    }
+
+    private static String agent(SessionId session, AgentId agent) {
+        return log(session) + "/agents/" + agent.value();
+    }
+
+    private static Map<String, String> query(String... pairs) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                out.put(pairs[i], pairs[i + 1]);
+            }
+        }
+        return out;
+    }
+
+    /** A read whose 404 NOT_FOUND means "none". */
+    private <T> Optional<T> optional(Supplier<T> call) {
+        try {
+            return Optional.of(call.get());
+        } catch (NotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    private <T> T read(String label, Request request, Function<JsonNode, T> decode, Function<Store, T> fallback) {
+        return node.read(scope, label, request, decode, fallback);
+    }
+
+    private <T> T write(String label, Request request, Function<JsonNode, T> decode, Function<Store, T> fallback) {
+        return node.write(scope, label, request, decode, fallback);
+    }
+
+    private JsonNode strict(Request request) {
+        return node.strict(scope, request);
+    }
+
+    /** The message log of this scope. */
+    public MessageLog log() {
+        return new MessageLog() {
+            @Override
+            public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+                Request r = new Request("POST", agent(session, agent) + "/entries", Map.of(),
+                        Wire.encodeBatch(agent, batch, usage));
+                return write("append", r, Wire::decodeAppendResult, f -> f.log().append(session, agent, batch, usage));
+            }
+
+            @Override
+            public List<Entry> load(SessionId session, @Nullable AgentId agent) {
+                Request r = new Request("GET", log(session) + "/entries",
+                        query("agent", agent == null ? null : agent.value()), null);
+                return read("load", r, Wire::decodeEntries, f -> f.log().load(session, agent));
+            }
+
+            @Override
+            public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
+                return optional(() -> read("lastEntry", Request.get(agent(session, agent) + "/last"),
+                        Wire::decodeEntry, f -> f.log().lastEntry(session, agent).orElseThrow(() ->
+                                new NotFoundException("no entry"))));
+            }
+
+            @Override
+            public void truncateAfter(SessionId session, EntryId entry) {
+                ObjectNode body = Json.object();
+                body.put("after", entry.value());
+                write("truncateAfter", new Request("POST", log(session) + "/truncate", Map.of(), body), a -> null,
+                        f -> {
+                            f.log().truncateAfter(session, entry);
+                            return null;
+                        });
+            }
+
+            @Override
+            public Usage loadUsage(SessionId session, AgentId agent) {
+                return read("loadUsage", Request.get(agent(session, agent) + "/usage"), Wire::decodeUsage,
+                        f -> f.log().loadUsage(session, agent));
+            }
+
+            @Override
+            public void close() {
+                // closed with the store
+            }
+        };
+    }
+
+    /** The catalog of this scope. */
+    public SessionCatalog catalog() {
+        return new SessionCatalog() {
+            @Override
+            public SessionInfo create(NewSession session) {
+                return write("createSession", new Request("POST", "/v1/log/sessions", Map.of(),
+                        Wire.encodeNewSession(session)), Wire::decodeSessionInfo,
+                        f -> f.catalog().orElseThrow().create(session));
+            }
+
+            @Override
+            public Optional<SessionInfo> find(SessionId session) {
+                return optional(() -> read("find", Request.get(log(session)), Wire::decodeSessionInfo,
+                        f -> f.catalog().orElseThrow().find(session).orElseThrow(() ->
+                                new NotFoundException("no session"))));
+            }
+
+            @Override
+            public SessionPage list(@Nullable String cursor, int limit) {
+                return read("list", new Request("GET", "/v1/log/sessions", query("cursor", cursor, "limit",
+                        Integer.toString(limit)), null), Wire::decodeSessionPage,
+                        f -> f.catalog().orElseThrow().list(cursor, limit));
+            }
+
+            @Override
+            public Optional<SessionInfo> findMostRecent() {
+                return optional(() -> read("findMostRecent", Request.get("/v1/log/most-recent"),
+                        Wire::decodeSessionInfo, f -> f.catalog().orElseThrow().findMostRecent().orElseThrow(() ->
+                                new NotFoundException("no session"))));
+            }
+
+            @Override
+            public List<SessionInfo> findByOrigin(String origin) {
+                return read("findByOrigin", new Request("GET", "/v1/log/by-origin", query("origin", origin), null),
+                        Wire::decodeSessionList, f -> f.catalog().orElseThrow().findByOrigin(origin));
+            }
+
+            @Override
+            public List<SessionId> findByPrefix(String prefix, int max) {
+                return read("findByPrefix", new Request("GET", "/v1/log/by-prefix", query("prefix", prefix, "max",
+                        Integer.toString(max)), null), a -> {
+                            List<SessionId> ids = new java.util.ArrayList<>();
+                            a.path("ids").forEach(id -> ids.add(new SessionId(id.asText())));
+                            return ids;
+                        }, f -> f.catalog().orElseThrow().findByPrefix(prefix, max));
+            }
+
+            @Override
+            public boolean delete(SessionId session) {
+                return write("delete", new Request("DELETE", log(session), Map.of(), null),
+                        a -> a.path("deleted").asBoolean(), f -> f.catalog().orElseThrow().delete(session));
+            }
+        };
+    }
+
+    /** The session records of this scope; calls never fall back. */
+    public ChatSessionRepository sessions() {
+        return new ChatSessionRepository() {
+            @Override
+            public CatalogPage list(CatalogQuery q) {
+                return Wire.decodeCatalogPage(strict(new Request("GET", "/v1/records", query("cursor", q.cursor(),
+                        "limit", Integer.toString(q.limit()), "workspace", q.workspaceId(), "archived",
+                        q.archived() == null ? null : q.archived().toString()), null)));
+            }
+
+            @Override
+            public Optional<StoredSession> read(String sessionId) {
+                ChatSession.requireId(sessionId, "session id");
+                return optional(() -> Wire.decodeStored(strict(new Request("GET", "/v1/record",
+                        query("id", sessionId), null))));
+            }
+
+            @Override
+            public StoredSession create(ChatSession session) {
+                return Wire.decodeStored(strict(new Request("POST", "/v1/records", Map.of(),
+                        Wire.encodeSession(session))));
+            }
+
+            @Override
+            public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
+                return optional(() -> Wire.decodeStored(strict(new Request("PUT", "/v1/record",
+                        query("id", session.id(), "expectedRevision", Long.toString(expectedRevision)),
+                        Wire.encodeSession(session)))));
+            }
+
+            @Override
+            public boolean delete(String sessionId, long expectedRevision) {
+                ChatSession.requireId(sessionId, "session id");
+                return strict(new Request("DELETE", "/v1/record", query("id", sessionId, "expectedRevision",
+                        Long.toString(expectedRevision)), null)).path("deleted").asBoolean();
+            }
+        };
+    }
+
+    /** The archives of this scope; calls never fall back. */
+    public ChatArchiveRepository archives() {
+        return new ChatArchiveRepository() {
+            @Override
+            public ChatArchiveManifest loadManifest(String sessionId) {
+                ChatSession.requireId(sessionId, "session id");
+                return Wire.decodeManifest(strict(new Request("GET", "/v1/archives/manifest",
+                        query("session", sessionId), null)), sessionId);
+            }
+
+            @Override
+            public Optional<String> readSummary(String summaryLocator) {
+                return optional(() -> strict(new Request("GET", "/v1/archives/summary",
+                        query("locator", summaryLocator), null)).path("summary").asText());
+            }
+
+            @Override
+            public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
+                return optional(() -> Wire.decodeArchivedMessages(strict(new Request("GET", "/v1/archives/messages",
+                        query("locator", messagesLocator), null))));
+            }
+
+            @Override
+            public ArchiveAppend.Result append(ArchiveAppend request) {
+                return Wire.decodeArchiveResult(strict(new Request("POST", "/v1/archives", Map.of(),
+                        Wire.encodeArchiveAppend(request))), request.sessionId());
+            }
+        };
+    }
+
+    /** Removes everything the scope holds on the server (never falls back). */
+    public void deleteScope() {
+        strict(new Request("DELETE", "/v1/scope", Map.of(), null));
+    }
+
+    /** The server's capabilities for this scope, or null when it does not answer. */
+    public @Nullable JsonNode health() {
+        try {
+            return node.transport().send(Request.get("/v1/health"), scope);
+        } catch (Outage e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.parley.remote.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.parley.core.ErrorCode;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.ParleyException;
+import dev.parley.json.wire.Problems;
+import dev.parley.json.wire.Wire;
+import dev.parley.remote.RemoteSettings;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Calls the server: one JDK {@link HttpClient}, a timeout on every call, and a resilience4j circuit breaker that
+ * counts outages (never answers) and, once open, fails calls at once with an {@link Outage} instead of waiting.
+ * Thread-safe.
+ */
+public final class Transport {
+    /** The header a request names its scope with. */
+    public static final String SCOPE_HEADER = "Parley-Scope";
+
+    private final RemoteSettings settings;
+    private final HttpClient client;
+    private final CircuitBreaker breaker;
+
+    public Transport(RemoteSettings settings) {
+        this.settings = settings;
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.timeout()).build();
+        int window = settings.breakerWindowCalls();
+        this.breaker = CircuitBreaker.of("parley-remote " + settings.server(), CircuitBreakerConfig.custom()
+                .failureRateThreshold(settings.breakerFailureRatePercent())
+                .slidingWindowSize(window)
+                .minimumNumberOfCalls(Math.min(window, Math.max(1, window / 2)))
+                .waitDurationInOpenState(settings.breakerOpen())
+                .permittedNumberOfCallsInHalfOpenState(1)
+                .automaticTransitionFromOpenToHalfOpenEnabled(false)
+                .recordException(t -> t instanceof Outage)
+                .build());
+    }
+
+    /** The breaker's state: CLOSED, OPEN, HALF_OPEN… */
+    public String breakerState() {
+        return breaker.getState().name();
+    }
+
+    /** Lets the next call through an open breaker (an explicit sync is a deliberate probe of the server). */
+    public void probe() {
+        if (breaker.getState() == CircuitBreaker.State.OPEN) {
+            breaker.transitionToHalfOpenState();
+        }
+    }
+
+    HttpClient client() {
+        return client;
+    }
+
+    RemoteSettings settings() {
+        return settings;
+    }
+
+    /** A request builder for a target, with the token and the scope. */
+    HttpRequest.Builder builder(String target, @Nullable String scope) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.server() + target))
+                .timeout(settings.timeout());
+        if (settings.token() != null) {
+            b.header("Authorization", "Bearer " + settings.token());
+        }
+        if (scope != null) {
+            b.header(SCOPE_HEADER, scope);
+        }
+        return b;
+    }
+
+    /**
+     * Sends a request.
+     *
+     * @param scope the scope to name, or null for the token's (or the server's default)
+     * @return the answer's JSON, {@link NullNode} for an answer without a body
+     * @throws Outage if the server did not answer (see {@link Outage}); the breaker counts it
+     * @throws ParleyException the error the server answered with, of the type it raised
+     */
+    public JsonNode send(Request request, @Nullable String scope) {
+        if (!breaker.tryAcquirePermission()) {
+            throw new Outage("the circuit breaker is open (the server failed recently; it is tried again after "
+                    + settings.breakerOpen().toMillis() + " ms)");
+        }
+        long start = System.nanoTime();
+        HttpResponse<String> response;
+        try {
+            HttpRequest.BodyPublisher body = request.body() == null ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(Wire.write(request.body()), StandardCharsets.UTF_8);
+            HttpRequest.Builder b = builder(request.target(), scope).method(request.method(), body);
+            if (request.body() != null) {
+                b.header("Content-Type", "application/json");
+            }
+            response = client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            Outage outage = new Outage(request + " to " + settings.server() + " failed: " + describe(e), e);
+            breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, outage);
+            throw outage;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            breaker.releasePermission();
+            throw new Outage(request + " was interrupted", e);
+        }
+        int status = response.statusCode();
+        JsonNode json = parse(response.body());
+        Optional<ErrorCode> code = json == null ? Optional.empty() : Problems.errorCode(json);
+        if (status >= 500 && (code.isEmpty() || code.get() == ErrorCode.UNAVAILABLE)) {
+            Outage outage = new Outage(request + " to " + settings.server() + " answered HTTP " + status
+                    + (json == null ? "" : ": " + json.path("detail").asText("")));
+            breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, outage);
+            throw outage;
+        }
+        breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        if (status >= 400) {
+            if (json != null && code.isPresent()) {
+                throw Problems.toException(json, request.toString());
+            }
+            throw new InvalidInputException(request + " was refused with HTTP " + status
+                    + (json == null ? "" : ": " + json.path("detail").asText("")));
+        }
+        if (response.body().isEmpty()) {
+            return NullNode.getInstance();
+        }
+        if (json == null) {
+            throw new InvalidInputException(request + " answered something that is not JSON");
+        }
+        return json;
+    }
+
+    private static @Nullable JsonNode parse(String body) {
+        if (body == null || body.isEmpty()) {
+            return null;
+        }
+        try {
+            return Wire.parse(body, "the answer");
+        } catch (ParleyException e) {
+            return null;
+        }
+    }
+
+    private static String describe(IOException e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null ? "" : " " + m);
+    }
+}

@@ -1,0 +1,200 @@
+package dev.parley.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryConflictException;
+import dev.parley.core.EntryId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.ParleyException;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import dev.parley.server.ParleyServer;
+import dev.parley.server.ServerConfig;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fallback, the breaker and the replay, against real sockets: a server that accepts and never answers, a server
+ * that is stopped and started again on the same port, and a real server's 4xx answers.
+ */
+class RemoteFallbackTest {
+    static final SessionId SESSION = new SessionId("s1");
+    static final IdGenerator IDS = IdGenerator.uuidV7();
+
+    @TempDir
+    Path dir;
+
+    static NewEntry entry(String text) {
+        return NewEntry.of(IDS.newEntryId(), null, Instant.now(), Message.user(text));
+    }
+
+    static final class Events implements RemoteListener {
+        final AtomicInteger fallbacks = new AtomicInteger();
+        final AtomicInteger replays = new AtomicInteger();
+        final List<String> conflicts = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void fellBack(String operation, Throwable cause) {
+            fallbacks.incrementAndGet();
+        }
+
+        @Override
+        public void replayed(String operation) {
+            replays.incrementAndGet();
+        }
+
+        @Override
+        public void conflict(String operation, ParleyException cause) {
+            conflicts.add(operation + ": " + cause.stableCode());
+        }
+    }
+
+    /** A socket that accepts connections and never answers. */
+    static final class Silent implements AutoCloseable {
+        final ServerSocket socket;
+        final List<Socket> held = new CopyOnWriteArrayList<>();
+
+        Silent() throws IOException {
+            socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread t = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(socket.accept());
+                    }
+                } catch (IOException closed) {
+                    // closed by the test
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+            for (Socket s : held) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void append_serverThatNeverAnswers_fallsBackWithinTheTimeout_andWithBreakerOpenAtOnce() throws Exception {
+        try (Silent silent = new Silent();
+             Store store = Stores.open(TestServers.remote("http://127.0.0.1:" + silent.socket.getLocalPort(), dir,
+                     "&parley.timeout=400&parley.breaker.window=2&parley.breaker.open=60000"))) {
+            RemoteStore remote = (RemoteStore) store;
+            Events events = new Events();
+            remote.addListener(events);
+
+            long t0 = System.nanoTime();
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("first")), Usage.ZERO);
+            long firstMillis = (System.nanoTime() - t0) / 1_000_000;
+
+            assertThat(firstMillis).isBetween(400L, 400L + 3000L);
+            assertThat(events.fallbacks.get()).isEqualTo(1);
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("second")), Usage.ZERO);
+            assertThat(remote.stats().breaker()).isEqualTo("OPEN");
+
+            long t1 = System.nanoTime();
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("third")), Usage.ZERO);
+            long openMillis = (System.nanoTime() - t1) / 1_000_000;
+
+            assertThat(openMillis).isLessThan(200L);
+            assertThat(events.fallbacks.get()).isEqualTo(3);
+            assertThat(remote.stats().pending()).isEqualTo(3);
+            assertThat(store.log().load(SESSION, null)).extracting(e -> e.message().text())
+                    .containsExactly("first", "second", "third");
+        }
+    }
+
+    @Test
+    void answers4xx_areNotFallbacks_butTheSameExceptionType() throws Exception {
+        try (TestServers.Served served = TestServers.serve("sqlite:" + dir.resolve("server.db"));
+             Store store = Stores.open(TestServers.remote(served.url(), dir, ""))) {
+            RemoteStore remote = (RemoteStore) store;
+            EntryId id = IDS.newEntryId();
+            store.log().append(SESSION, AgentId.MAIN, List.of(NewEntry.of(id, null, Instant.now(), Message.user("a"))),
+                    Usage.ZERO);
+
+            assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN,
+                    List.of(NewEntry.of(id, null, Instant.now(), Message.user("b"))), Usage.ZERO))
+                    .isInstanceOf(EntryConflictException.class)
+                    .satisfies(e -> assertThat(((EntryConflictException) e).entry()).isEqualTo(id));
+            assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN,
+                    List.of(NewEntry.of(IDS.newEntryId(), IDS.newEntryId(), Instant.now(), Message.user("c"))),
+                    Usage.ZERO)).isInstanceOf(InvalidInputException.class);
+            assertThat(remote.stats().fallbacks()).isZero();
+        }
+    }
+
+    @Test
+    void writesThatFellBack_areReplayedOnceInOrder_andAConflictIsReported() throws Exception {
+        Path serverDb = dir.resolve("server.db");
+        Store backend = Stores.open("sqlite:" + serverDb);
+        ParleyServer server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
+        int port = server.port();
+        String uri = TestServers.remote(server.uri().toString(), dir, "&parley.timeout=1000&parley.replay=600000");
+        try (Store store = Stores.open(uri)) {
+            RemoteStore remote = (RemoteStore) store;
+            Events events = new Events();
+            remote.addListener(events);
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("before")), Usage.ZERO);
+            server.close();
+
+            List<String> written = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                written.add("during " + i);
+                store.log().append(SESSION, AgentId.MAIN, List.of(entry("during " + i)), Usage.of(1, 0));
+            }
+            EntryId disputed = IDS.newEntryId();
+            store.log().append(SESSION, new AgentId("worker"),
+                    List.of(NewEntry.of(disputed, null, Instant.now(), Message.user("client's"))), Usage.ZERO);
+            backend.log().append(SESSION, new AgentId("worker"),
+                    List.of(NewEntry.of(disputed, null, Instant.now(), Message.user("server's"))), Usage.ZERO);
+            assertThatThrownBy(() -> store.sessions().orElseThrow().create(ChatSession.builder("r", Instant.now())
+                    .build())).isInstanceOf(UnavailableException.class);
+            assertThat(events.fallbacks.get()).isEqualTo(4);
+            assertThat(remote.stats().pending()).isEqualTo(4);
+
+            server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+            SyncReport report = remote.sync();
+
+            assertThat(report).isEqualTo(new SyncReport(3, 1, 0, null));
+            assertThat(events.replays.get()).isEqualTo(3);
+            assertThat(events.conflicts).containsExactly("append: ENTRY_CONFLICT");
+            List<Entry> onServer = backend.log().load(SESSION, AgentId.MAIN);
+            assertThat(onServer).extracting(e -> e.message().text())
+                    .containsExactly("before", "during 0", "during 1", "during 2");
+            assertThat(backend.log().loadUsage(SESSION, AgentId.MAIN).inputTokens()).isEqualTo(3);
+            assertThat(backend.log().load(SESSION, new AgentId("worker"))).extracting(e -> e.message().text())
+                    .containsExactly("server's");
+            assertThat(remote.sync()).isEqualTo(new SyncReport(0, 0, 0, null));
+            assertThat(remote.status().conflicts()).isEqualTo(1);
+            assertThat(store.log().load(SESSION, AgentId.MAIN)).hasSize(4);
+        } finally {
+            server.close();
+            backend.close();
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.parley.server;
+
+import dev.parley.core.IdGenerator;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.store.Store;
+import dev.parley.server.internal.Access;
+import dev.parley.server.internal.Api;
+import dev.parley.server.internal.Routes;
+import dev.parley.server.internal.Signals;
+import io.javalin.Javalin;
+import java.net.URI;
+import java.time.Clock;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Parley server: the JSON HTTP API over one store, on Javalin 7 (Jetty 12). The routes are in
+ * {@code dev.parley.server.internal.Routes} and described at {@code /openapi.json}; errors are RFC 9457 problem
+ * documents carrying Parley's stable code; a request's scope is its bearer token's ({@link Tokens}).
+ *
+ * <p>The server does not own the store: closing the server leaves the store open, for the caller to close. Several
+ * servers may serve one store that is {@linkplain dev.parley.core.store.Capability#MULTI_PROCESS multi-process}
+ * (PostgreSQL, SQLite, the file stores) with the guarantees the store gives one process: the server keeps no state of
+ * its own between requests. Thread-safe.
+ */
+public final class ParleyServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ParleyServer.class);
+
+    private final Javalin app;
+    private final Signals signals;
+    private final String host;
+
+    private ParleyServer(Javalin app, Signals signals, String host) {
+        this.app = app;
+        this.signals = signals;
+        this.host = host;
+    }
+
+    /**
+     * Starts a server on {@code store}.
+     *
+     * @throws UnavailableException if it cannot listen (the port is taken, the address is not local)
+     */
+    public static ParleyServer start(Store store, ServerConfig config) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(config, "config");
+        Signals signals = new Signals();
+        Api api = new Api(store, Clock.systemUTC(), IdGenerator.uuidV7(), signals);
+        Tokens tokens = config.tokens();
+        Access access = new Access(tokens::scopeOf, tokens.isEmpty(), Tokens.ANY_SCOPE, config.maxBodyBytes());
+        Javalin app = Javalin.create(c -> {
+            c.startup.showJavalinBanner = false;
+            c.http.maxRequestSize = config.maxBodyBytes();
+            c.jetty.host = config.bind();
+            c.jetty.port = config.port();
+            Routes.declare(c.routes, api, access, config.eventPollInterval().toMillis());
+        });
+        try {
+            app.start();
+        } catch (RuntimeException e) {
+            throw new UnavailableException("cannot listen on " + config.bind() + ":" + config.port() + ": "
+                    + e.getMessage(), e);
+        }
+        LOG.info("parley server on http://{}:{} serving {} ({} tokens)", config.bind(), app.port(), store.uri(),
+                tokens.size());
+        return new ParleyServer(app, signals, config.bind());
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return app.port();
+    }
+
+    /** The server's base URI, {@code http://HOST:PORT}. */
+    public URI uri() {
+        String h = host.contains(":") ? "[" + host + "]" : host;
+        return URI.create("http://" + h + ":" + port());
+    }
+
+    /** Stops listening and ends every event stream. Idempotent; the store stays open. */
+    @Override
+    public void close() {
+        signals.close();
+        app.stop();
+    }
+}

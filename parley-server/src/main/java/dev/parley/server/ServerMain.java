@@ -1,0 +1,86 @@
+package dev.parley.server;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.ParleyException;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The server as a plain program, for a process of its own (a sidecar, the fault tests):
+ * {@code java -cp … dev.parley.server.ServerMain --store URI [--port N] [--bind ADDR] [--tokens FILE]
+ * [--max-body-bytes N]}. Tokens also come from {@value Tokens#ENV}. Prints {@code listening on http://HOST:PORT} on
+ * standard output once it accepts requests, and runs until it is stopped (the store is closed on SIGTERM). {@code
+ * parley serve} does the same from the {@code parley} command.
+ */
+public final class ServerMain {
+    private ServerMain() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        try {
+            run(args);
+        } catch (ParleyException e) {
+            System.err.println("parley server: " + e.getMessage());
+            System.exit(e.code().exitCode());
+        }
+    }
+
+    private static void run(String[] args) throws InterruptedException {
+        String store = null;
+        ServerConfig config = ServerConfig.defaults();
+        Tokens tokens = Tokens.fromEnvironment(System.getenv());
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            if (value == null) {
+                throw new InvalidInputException(args[i] + " needs a value");
+            }
+            switch (args[i]) {
+                case "--store" -> store = value;
+                case "--port" -> config = config.withPort((int) number(args[i], value));
+                case "--bind" -> config = config.withBind(value);
+                case "--tokens" -> tokens = Tokens.read(Path.of(value)).and(tokens);
+                case "--max-body-bytes" -> config = config.withMaxBodyBytes(number(args[i], value));
+                default -> throw new InvalidInputException("unknown option " + args[i]);
+            }
+            i++;
+        }
+        if (store == null) {
+            throw new InvalidInputException("--store URI is required");
+        }
+        config = config.withTokens(tokens);
+        serve(Stores.open(store), config, System.out);
+    }
+
+    private static long number(String option, String value) {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException(option + " needs an integer, not " + value, e);
+        }
+    }
+
+    /**
+     * Serves {@code store} until the JVM ends; closes the server and the store on shutdown.
+     *
+     * @param out where the listening line is printed
+     */
+    public static void serve(Store store, ServerConfig config, java.io.PrintStream out) throws InterruptedException {
+        ParleyServer server;
+        try {
+            server = ParleyServer.start(store, config);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            store.close();
+            stopped.countDown();
+        }));
+        out.println("listening on " + server.uri());
+        out.flush();
+        stopped.await();
+    }
+}

@@ -1,0 +1,165 @@
+package dev.parley.server;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.store.Scopes;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The bearer tokens a server accepts, each bound to one scope: a request's scope is its token's, never one the
+ * request names. Immutable and thread-safe.
+ *
+ * <p>Text form (a file, or the {@value #ENV} environment variable with entries separated by commas): one
+ * {@code TOKEN=SCOPE} per line; blank lines and lines starting with {@code #} are ignored. A token is 16 or more
+ * characters without spaces, {@code =} or commas. The scope {@value #ANY_SCOPE} makes an administrative token that
+ * may name any scope with the {@code Parley-Scope} header (the conformance kit needs one, as it works in scopes of its
+ * own); give it only to trusted services.
+ */
+public final class Tokens {
+    /** The environment variable that may hold tokens: {@code TOKEN=SCOPE,TOKEN=SCOPE}. */
+    public static final String ENV = "PARLEY_SERVER_TOKENS";
+    /** The scope of an administrative token, which may name any scope. */
+    public static final String ANY_SCOPE = "*";
+    /** The shortest token accepted, in characters. */
+    public static final int MIN_LENGTH = 16;
+
+    private final Map<String, String> scopes;
+
+    private Tokens(Map<String, String> scopes) {
+        this.scopes = Map.copyOf(scopes);
+    }
+
+    /** No tokens: every request is accepted (loopback only). */
+    public static Tokens none() {
+        return new Tokens(Map.of());
+    }
+
+    /**
+     * Tokens from a map of token to scope.
+     *
+     * @throws InvalidInputException if a token is too short or has a space, {@code =} or comma, or a scope is invalid
+     */
+    public static Tokens of(Map<String, String> tokenToScope) {
+        tokenToScope.forEach(Tokens::check);
+        return new Tokens(tokenToScope);
+    }
+
+    /**
+     * Parses the text form.
+     *
+     * @param source what the text is, for messages
+     * @throws InvalidInputException naming the line if one is malformed, a token repeats, or there is none
+     */
+    public static Tokens parse(String text, String source) {
+        Map<String, String> out = new LinkedHashMap<>();
+        List<String> lines = text.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            for (String part : lines.get(i).split(",")) {
+                String line = part.strip();
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                int eq = line.indexOf('=');
+                if (eq < 0) {
+                    throw new InvalidInputException(source + " line " + (i + 1) + ": expected TOKEN=SCOPE");
+                }
+                String token = line.substring(0, eq).strip();
+                String scope = line.substring(eq + 1).strip();
+                try {
+                    check(token, scope);
+                } catch (InvalidInputException e) {
+                    throw new InvalidInputException(source + " line " + (i + 1) + ": " + e.getMessage(), e);
+                }
+                if (out.put(token, scope) != null) {
+                    throw new InvalidInputException(source + " line " + (i + 1) + ": the token is given twice");
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new InvalidInputException(source + " holds no token");
+        }
+        return new Tokens(out);
+    }
+
+    /**
+     * Reads the text form from a file.
+     *
+     * @throws InvalidInputException if the file cannot be read or is malformed
+     */
+    public static Tokens read(Path file) {
+        try {
+            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read the tokens file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The tokens of {@value #ENV}, or {@link #none()} when it is unset or blank.
+     *
+     * @throws InvalidInputException if it is malformed
+     */
+    public static Tokens fromEnvironment(Map<String, String> env) {
+        String text = env.get(ENV);
+        return text == null || text.isBlank() ? none() : parse(text, ENV);
+    }
+
+    /** These tokens and {@code other}'s; a token in both keeps this one's scope. */
+    public Tokens and(Tokens other) {
+        Map<String, String> out = new LinkedHashMap<>(other.scopes);
+        out.putAll(scopes);
+        return new Tokens(out);
+    }
+
+    /** Whether there are no tokens. */
+    public boolean isEmpty() {
+        return scopes.isEmpty();
+    }
+
+    /** How many tokens there are. */
+    public int size() {
+        return scopes.size();
+    }
+
+    /**
+     * The scope a presented token is bound to, compared in constant time per token; empty when it is not one of
+     * these.
+     */
+    public Optional<String> scopeOf(@Nullable String token) {
+        if (token == null) {
+            return Optional.empty();
+        }
+        byte[] presented = token.getBytes(StandardCharsets.UTF_8);
+        String found = null;
+        for (Map.Entry<String, String> e : scopes.entrySet()) {
+            if (MessageDigest.isEqual(presented, e.getKey().getBytes(StandardCharsets.UTF_8))) {
+                found = e.getValue();
+            }
+        }
+        return Optional.ofNullable(found);
+    }
+
+    private static void check(String token, String scope) {
+        if (token.length() < MIN_LENGTH || token.chars().anyMatch(c -> Character.isWhitespace(c) || c == '='
+                || c == ',')) {
+            throw new InvalidInputException("a token must be at least " + MIN_LENGTH
+                    + " characters without spaces, '=' or ','");
+        }
+        if (!scope.equals(ANY_SCOPE)) {
+            Scopes.require(scope);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Tokens[" + scopes.size() + "]";
+    }
+}

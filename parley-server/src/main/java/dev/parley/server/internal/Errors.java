@@ -1,0 +1,44 @@
+package dev.parley.server.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.ParleyException;
+import dev.parley.json.Json;
+import dev.parley.json.wire.Problems;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one mapping from errors to HTTP answers: a {@link ParleyException} becomes the problem document of its
+ * {@link dev.parley.core.ErrorCode} ({@link Problems#of(ParleyException)}), an HTTP-level refusal (401, 403, 413, an
+ * unknown route) a problem document with a code of its own, and anything else a 500 problem document that hides the
+ * internals (and is logged).
+ */
+final class Errors {
+    private static final Logger LOG = LoggerFactory.getLogger(Errors.class);
+
+    private Errors() {}
+
+    static void register(RoutesConfig routes) {
+        routes.exception(ParleyException.class, (e, ctx) -> answer(ctx, Problems.of(e)));
+        routes.exception(HttpResponseException.class, (e, ctx) ->
+                answer(ctx, Problems.of(e.getStatus(), Access.codeOf(e.getStatus()), e.getMessage())));
+        routes.exception(Exception.class, (e, ctx) -> {
+            LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+            answer(ctx, Problems.of(500, "INTERNAL", "the server failed: " + e.getClass().getSimpleName()));
+        });
+        routes.error(404, "*", ctx -> {
+            if (!Problems.MEDIA_TYPE.equals(ctx.res().getContentType())) {
+                answer(ctx, Problems.of(404, Access.codeOf(404), "no route " + ctx.method() + " " + ctx.path()));
+            }
+        });
+        routes.error(405, "*", ctx -> answer(ctx, Problems.of(405, Access.codeOf(405), "method " + ctx.method()
+                + " is not allowed on " + ctx.path())));
+    }
+
+    static void answer(Context ctx, ObjectNode problem) {
+        ctx.status(problem.path("status").asInt(500)).contentType(Problems.MEDIA_TYPE).result(Json.write(problem));
+    }
+}

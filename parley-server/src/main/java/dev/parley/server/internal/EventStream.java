@@ -1,0 +1,72 @@
+package dev.parley.server.internal;
+
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.SessionId;
+import dev.parley.core.model.Entry;
+import dev.parley.core.store.Store;
+import dev.parley.json.EntryCodec;
+import dev.parley.json.Json;
+import io.javalin.http.sse.SseClient;
+import java.util.List;
+
+/**
+ * A session's live event stream (server-sent events): every entry appended after a sequence number, as an
+ * {@code entry} event whose data is the entry's canonical JSON and whose id is its {@code seq}, so a client resumes
+ * with {@code Last-Event-ID}. The start is {@code Last-Event-ID} if sent, else the {@code after} query parameter,
+ * else 0 (every entry). Entries removed by a truncation are not announced; a later entry with a lower seq than one
+ * already sent is not sent again (seqs are never reused).
+ */
+final class EventStream {
+    /** A comment is sent after this much silence, so a gone client is noticed. */
+    private static final long KEEP_ALIVE_MILLIS = 15_000;
+
+    private final Api api;
+    private final long pollMillis;
+
+    EventStream(Api api, long pollMillis) {
+        this.api = api;
+        this.pollMillis = pollMillis;
+    }
+
+    void stream(SseClient client) {
+        var ctx = client.ctx();
+        SessionId session = Api.session(ctx);
+        Store store = api.store(ctx);
+        long after = start(ctx.header("Last-Event-ID"), ctx.queryParam("after"));
+        client.keepAlive();
+        long quietSince = System.nanoTime();
+        try {
+            while (!client.terminated() && !api.signals().closed()) {
+                List<Entry> entries = store.log().load(session, null);
+                for (Entry e : entries) {
+                    if (e.seq() > after) {
+                        client.sendEvent("entry", Json.write(EntryCodec.encode(e)), Long.toString(e.seq()));
+                        after = e.seq();
+                        quietSince = System.nanoTime();
+                    }
+                }
+                if ((System.nanoTime() - quietSince) / 1_000_000 > KEEP_ALIVE_MILLIS) {
+                    client.sendComment("keep-alive");
+                    quietSince = System.nanoTime();
+                }
+                api.signals().await(store.scope(), session, pollMillis);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            client.close();
+        }
+    }
+
+    private static long start(String lastEventId, String after) {
+        String v = lastEventId != null && !lastEventId.isBlank() ? lastEventId : after;
+        if (v == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("the event stream starts after a seq (an integer), not " + v, e);
+        }
+    }
+}

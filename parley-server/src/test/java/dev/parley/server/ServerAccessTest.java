@@ -1,0 +1,142 @@
+package dev.parley.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.repository.ChatSession;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import dev.parley.json.wire.Wire;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Who may do what, through the real API: scope from the bearer token (two tokens, two scopes that cannot see each
+ * other), 401 and 413 with problem documents, loopback by default.
+ */
+class ServerAccessTest {
+    static final String TOKEN_A = "token-of-scope-a-0123456789";
+    static final String TOKEN_B = "token-of-scope-b-0123456789";
+
+    @TempDir
+    Path dir;
+    Store store;
+    ParleyServer server;
+
+    @BeforeEach
+    void start() {
+        store = Stores.open("sqlite:" + dir.resolve("server.db"));
+        server = ParleyServer.start(store, ServerConfig.defaults().withPort(0).withMaxBodyBytes(64 * 1024)
+                .withTokens(Tokens.of(Map.of(TOKEN_A, "scope-a", TOKEN_B, "scope-b"))));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        store.close();
+    }
+
+    private static String batch(String text) {
+        NewEntry e = NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user(text));
+        return Wire.write(Wire.encodeBatch(AgentId.MAIN, List.of(e), Usage.ZERO));
+    }
+
+    @Test
+    void request_withoutToken_is401ProblemDocument() throws Exception {
+        Http.Answer a = Http.get(server, "/v1/log/sessions", null);
+
+        assertThat(a.status()).isEqualTo(401);
+        assertThat(a.contentType()).startsWith("application/problem+json");
+        JsonNode p = a.json();
+        assertThat(p.path("status").asInt()).isEqualTo(401);
+        assertThat(p.path("code").asText()).isEqualTo("UNAUTHORIZED");
+        assertThat(p.path("type").asText()).isNotEmpty();
+        assertThat(p.path("title").asText()).isNotEmpty();
+        assertThat(p.path("detail").asText()).contains("bearer token");
+    }
+
+    @Test
+    void request_withUnknownToken_is401() throws Exception {
+        assertThat(Http.get(server, "/v1/log/sessions", "not-a-token-of-this-server").status()).isEqualTo(401);
+    }
+
+    @Test
+    void append_overTheBodyLimit_is413ProblemDocument() throws Exception {
+        Http.Answer a = Http.send(server, "POST", "/v1/log/sessions/s1/agents/main/entries", TOKEN_A,
+                batch("x".repeat(100 * 1024)));
+
+        assertThat(a.status()).isEqualTo(413);
+        assertThat(a.contentType()).startsWith("application/problem+json");
+        assertThat(a.json().path("code").asText()).isEqualTo("PAYLOAD_TOO_LARGE");
+        assertThat(a.json().path("status").asInt()).isEqualTo(413);
+    }
+
+    @Test
+    void scopeA_cannotReadWriteOrListScopeB() throws Exception {
+        assertThat(Http.send(server, "POST", "/v1/log/sessions/shared/agents/main/entries", TOKEN_B,
+                batch("secret of b")).status()).isEqualTo(200);
+        assertThat(Http.send(server, "POST", "/v1/records", TOKEN_B,
+                Wire.write(Wire.encodeSession(ChatSession.builder("rec", Instant.now()).name("b").build())))
+                .status()).isEqualTo(201);
+
+        // reading: A sees nothing of B's session or record
+        assertThat(Http.get(server, "/v1/log/sessions/shared/entries", TOKEN_A).json().path("entries")).isEmpty();
+        assertThat(Http.get(server, "/v1/log/sessions/shared", TOKEN_A).status()).isEqualTo(404);
+        assertThat(Http.get(server, "/v1/record?id=rec", TOKEN_A).status()).isEqualTo(404);
+        // listing: A's catalogs are empty
+        assertThat(Http.get(server, "/v1/log/sessions", TOKEN_A).json().path("sessions")).isEmpty();
+        assertThat(Http.get(server, "/v1/records", TOKEN_A).json().path("items")).isEmpty();
+        // naming B's scope is refused, not honoured
+        Http.Answer named = sendWithScope("/v1/log/sessions", TOKEN_A, "scope-b");
+        assertThat(named.status()).isEqualTo(403);
+        assertThat(named.contentType()).startsWith("application/problem+json");
+        // writing: A's append and delete land in A's scope only
+        assertThat(Http.send(server, "POST", "/v1/log/sessions/shared/agents/main/entries", TOKEN_A,
+                batch("a's own")).status()).isEqualTo(200);
+        assertThat(Http.send(server, "DELETE", "/v1/log/sessions/shared", TOKEN_A, null).json()
+                .path("deleted").asBoolean()).isTrue();
+        assertThat(Http.get(server, "/v1/log/sessions/shared/entries", TOKEN_B).json().path("entries"))
+                .hasSize(1)
+                .allSatisfy(e -> assertThat(e.path("message").path("content").asText()).isEqualTo("secret of b"));
+        assertThat(store.withScope("scope-b").log().load(new dev.parley.core.SessionId("shared"), null)).hasSize(1);
+    }
+
+    private Http.Answer sendWithScope(String target, String token, String scope) throws Exception {
+        var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.uri() + target))
+                .header("Authorization", "Bearer " + token).header("Parley-Scope", scope).GET().build();
+        var r = java.net.http.HttpClient.newHttpClient().send(b, java.net.http.HttpResponse.BodyHandlers.ofString());
+        return new Http.Answer(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
+    }
+
+    @Test
+    void config_nonLoopbackWithoutTokens_isRefused() {
+        assertThatThrownBy(() -> ServerConfig.defaults().withBind("0.0.0.0"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("without tokens");
+    }
+
+    @Test
+    void config_default_bindsLoopback() {
+        assertThat(ServerConfig.defaults().bind()).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void unknownRoute_is404ProblemDocument() throws Exception {
+        Http.Answer a = Http.get(server, "/v1/nothing-here", TOKEN_A);
+
+        assertThat(a.status()).isEqualTo(404);
+        assertThat(a.contentType()).startsWith("application/problem+json");
+    }
+}

@@ -1,0 +1,159 @@
+package dev.parley.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.IdGenerator;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import dev.parley.json.wire.Wire;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The live event stream and the session service, through the real API. */
+class ServerApiTest {
+    @TempDir
+    Path dir;
+    Store store;
+    ParleyServer server;
+
+    @BeforeEach
+    void start() {
+        store = Stores.open("sqlite:" + dir.resolve("server.db"));
+        server = ParleyServer.start(store, ServerConfig.defaults().withPort(0));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        store.close();
+    }
+
+    private void append(String session, String text) throws Exception {
+        NewEntry e = NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user(text));
+        assertThat(Http.send(server, "POST", "/v1/log/sessions/" + session + "/agents/main/entries", null,
+                Wire.write(Wire.encodeBatch(AgentId.MAIN, List.of(e), Usage.ZERO))).status()).isEqualTo(200);
+    }
+
+    /** Reads a stream's events (id and text) into a queue on a thread of its own. */
+    private BlockingQueue<String> listen(String target, String lastEventId, List<Stream<String>> open) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.uri() + target))
+                .header("Accept", "text/event-stream");
+        if (lastEventId != null) {
+            b.header("Last-Event-ID", lastEventId);
+        }
+        HttpResponse<Stream<String>> r = HttpClient.newHttpClient().send(b.build(),
+                HttpResponse.BodyHandlers.ofLines());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        open.add(r.body());
+        BlockingQueue<String> events = new ArrayBlockingQueue<>(100);
+        Thread t = new Thread(() -> {
+            String id = null;
+            Iterator<String> it = r.body().iterator();
+            try {
+                while (it.hasNext()) {
+                    String line = it.next();
+                    if (line.startsWith("id:")) {
+                        id = line.substring(3).strip();
+                    } else if (line.startsWith("data:")) {
+                        JsonNode entry = Wire.parse(line.substring(5).strip(), "event");
+                        events.add(id + " " + entry.path("message").path("content").asText());
+                    }
+                }
+            } catch (RuntimeException closed) {
+                // the test closed the stream
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return events;
+    }
+
+    @Test
+    void events_deliverEveryEntryAfterTheSeq_andResumeWithLastEventId() throws Exception {
+        append("live", "one");
+        append("live", "two");
+        List<Stream<String>> open = new ArrayList<>();
+        try {
+            BlockingQueue<String> events = listen("/v1/log/sessions/live/events?after=1", null, open);
+            assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("2 two");
+            append("live", "three");
+            assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("3 three");
+
+            BlockingQueue<String> resumed = listen("/v1/log/sessions/live/events", "2", open);
+            assertThat(resumed.poll(10, TimeUnit.SECONDS)).isEqualTo("3 three");
+            append("live", "four");
+            assertThat(resumed.poll(10, TimeUnit.SECONDS)).isEqualTo("4 four");
+            assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("4 four");
+        } finally {
+            open.forEach(Stream::close);
+        }
+    }
+
+    @Test
+    void service_ensureQueueAndLease_workThroughTheApi() throws Exception {
+        JsonNode ensured = Http.send(server, "POST", "/v1/service/ensure?id=chat%201", null, null).json();
+        assertThat(ensured.path("revision").asLong()).isEqualTo(1);
+        assertThat(ensured.path("session").path("id").asText()).isEqualTo("chat 1");
+
+        assertThat(Http.send(server, "POST", "/v1/service/queue?id=chat%201", null, "{\"prompt\":\"first\"}")
+                .json().path("position").asInt()).isEqualTo(1);
+        JsonNode dequeued = Http.send(server, "POST", "/v1/service/dequeue?id=chat%201", null, null).json();
+        assertThat(dequeued.path("prompt").path("prompt").asText()).isEqualTo("first");
+        assertThat(Http.send(server, "POST", "/v1/service/dequeue?id=chat%201", null, null).json()
+                .path("prompt").isNull()).isTrue();
+
+        String owner = "{\"kind\":\"daemon\",\"ownerId\":\"w1\"}";
+        JsonNode claim = Http.send(server, "POST", "/v1/service/lease?id=chat%201", null, owner).json();
+        assertThat(claim.path("fencingToken").isIntegralNumber()).isTrue();
+        assertThat(Http.send(server, "POST", "/v1/service/lease/refresh", null, Wire.write(claim)).status())
+                .isEqualTo(204);
+        assertThat(Http.send(server, "POST", "/v1/service/lease/release", null, Wire.write(claim)).status())
+                .isEqualTo(204);
+        JsonNode second = Http.send(server, "POST", "/v1/service/lease?id=chat%201", null,
+                "{\"kind\":\"daemon\",\"ownerId\":\"w2\"}").json();
+        assertThat(second.path("fencingToken").asLong()).isGreaterThan(claim.path("fencingToken").asLong());
+
+        Http.Answer stale = Http.send(server, "POST", "/v1/service/lease/refresh", null, Wire.write(claim));
+        assertThat(stale.status()).isEqualTo(409);
+        assertThat(stale.contentType()).startsWith("application/problem+json");
+        assertThat(stale.json().path("code").asText()).isEqualTo("CHAT_SESSION_LEASE_LOST");
+    }
+
+    @Test
+    void revisionConflict_isProblemDocumentWithBothRevisions() throws Exception {
+        Http.send(server, "POST", "/v1/service/ensure?id=r", null, null);
+        JsonNode record = Http.get(server, "/v1/record?id=r", null).json().path("session");
+        assertThat(Http.send(server, "PUT", "/v1/record?id=r&expectedRevision=1", null, Wire.write(record)).status())
+                .isEqualTo(200);
+
+        Http.Answer conflict = Http.send(server, "PUT", "/v1/record?id=r&expectedRevision=1", null,
+                Wire.write(record));
+
+        assertThat(conflict.status()).isEqualTo(409);
+        assertThat(conflict.json().path("code").asText()).isEqualTo("CHAT_SESSION_REVISION_CONFLICT");
+        assertThat(conflict.json().path("expectedRevision").asLong()).isEqualTo(1);
+        assertThat(conflict.json().path("actualRevision").asLong()).isEqualTo(2);
+    }
+}
