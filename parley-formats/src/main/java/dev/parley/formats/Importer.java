@@ -48,11 +48,17 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Claude Code</b> files of one session (the main file and its {@code subagents/agent-*.jsonl}) become one
  * session with one agent per file, tied together by their parent uuids.
  *
- * <p><b>Idempotency</b>: every session records its origin (the source's id, or a digest of its content). Importing
- * a source again finds the session it created: if every agent's entries are already there, nothing changes
+ * <p><b>Identity</b> (docs/02-import-identity.md): every session records its origin. A source with a session id of
+ * its own (Claude Code, Codex, Gemini CLI) is one session per source session: another file with that id extends the
+ * session with the records it does not hold yet, matched by their source ids, and a file that holds a record the
+ * session holds differently is refused whole, the problem naming the record. Other sources (pi, and formats without
+ * ids) are recognised by their origin and file: if every agent's entries are already there, nothing changes
  * ({@code unchanged}); if the same file has grown, only the new entries are appended ({@code updated}); if a
  * different source claims the same id, it becomes a new session. The source's own session id is kept as the Parley
- * id when it is a valid id that is still free, otherwise a new UUIDv7 is minted.
+ * id when it is a valid id that is still free.
+ *
+ * <p><b>Warnings</b>: tool results that answer no earlier call and calls that no result answers are reported with
+ * their file, line and call id; the records are kept as they are.
  *
  * <p>Not thread-safe; use one importer per thread.
  */
