@@ -413,7 +413,7 @@ public final class Importer {
                         calls.putIfAbsent(c.id(), i);
                     } else if (b instanceof dev.parley.core.model.ContentBlock.ToolResult r) {
                         if (!calls.containsKey(r.callId())) {
-                            listener.problem(new ImportProblem(file, agent.lineOf(i), where(agent, i)
+                            listener.problem(new ImportProblem(file, agent.lineOf(i), where(ps, agent, i)
                                     + "orphan tool result: it answers call " + r.callId()
                                     + ", which no earlier message made (kept as it is)", false, r.callId(), null));
                         }
@@ -423,15 +423,19 @@ public final class Importer {
             }
             calls.forEach((id, i) -> {
                 if (!answered.contains(id)) {
-                    listener.problem(new ImportProblem(file, agent.lineOf(i), where(agent, i)
+                    listener.problem(new ImportProblem(file, agent.lineOf(i), where(ps, agent, i)
                             + "dangling tool call " + id + ": no result answers it (kept as it is)", false, id, null));
                 }
             });
         }
     }
 
-    private static String where(ParsedAgent agent, int index) {
-        return agent.lineOf(index) > 0 ? "" : "message " + (index + 1) + ": ";
+    /** Where a record without a line is: its position in its conversation (and the conversation's in the file). */
+    private static String where(ParsedSession ps, ParsedAgent agent, int index) {
+        if (agent.lineOf(index) > 0) {
+            return "";
+        }
+        return (ps.index() != null ? "conversation " + ps.index() + ", " : "") + "message " + (index + 1) + ": ";
     }
 
     private static Path sourceOf(ParsedSession ps) {
