@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.json.Json;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,13 +17,8 @@ class TranscriptCommandsTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {}
-
-    Run parley(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = ParleyCommand.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(exit, out.toString(), err.toString());
+    CliRun parley(String... args) {
+        return CliRun.run(args);
     }
 
     static final String SESSION = "0199c0de-0000-7000-8000-00000000c0de";
@@ -58,7 +51,7 @@ class TranscriptCommandsTest {
         String store = "sqlite:" + dir.resolve("p.db");
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"messages\": [ oops");
-        Run r = parley("--store", store, "import", "--json", rollout().toString(), bad.toString());
+        CliRun r = parley("--store", store, "import", "--json", rollout().toString(), bad.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(jsonLines(r.out())).singleElement().satisfies(s -> {
             assertThat(s.get("session").asText()).isEqualTo(SESSION);
@@ -92,7 +85,7 @@ class TranscriptCommandsTest {
         Path file = rollout();
         assertThat(parley("--store", store, "import", file.toString()).err())
                 .contains("parley: 1 session imported, 0 updated, 0 unchanged, 0 failed; 4 messages;");
-        Run again = parley("--store", store, "import", file.toString());
+        CliRun again = parley("--store", store, "import", file.toString());
         assertThat(again.out()).startsWith("unchanged");
         assertThat(again.err().strip().lines().reduce((a, b) -> b).orElseThrow())
                 .matches("parley: 0 sessions imported, 0 updated, 1 unchanged, 0 failed; 4 messages; [0-9.]+ s");
@@ -102,14 +95,14 @@ class TranscriptCommandsTest {
     void exportToAnotherFormat_saysWhatItLeftOut_onStandardError() throws Exception {
         String store = "sqlite:" + dir.resolve("p.db");
         parley("--store", store, "import", rollout().toString());
-        Run chat = parley("--store", store, "export", SESSION, "--format", "openai-chat");
+        CliRun chat = parley("--store", store, "export", SESSION, "--format", "openai-chat");
         assertThat(chat.exit()).isZero();
         JsonNode messages = Json.parse(chat.out()).get("messages");
         assertThat(messages).hasSize(1);
         assertThat(messages.get(0).get("content").asText()).isEqualTo("run it");
         assertThat(chat.err()).contains("left out 1 reasoning blocks").contains("left out 1 tool calls that no result answers (call_1)")
                 .contains("left out 1 tool results that answer no call before them (call_0)");
-        Run same = parley("--store", store, "export", SESSION, "--format", "codex");
+        CliRun same = parley("--store", store, "export", SESSION, "--format", "codex");
         assertThat(same.err()).isEmpty();
         assertThat(jsonLines(same.out())).hasSize(6);
     }
