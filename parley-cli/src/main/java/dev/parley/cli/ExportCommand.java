@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code parley export SESSION --format F}: writes a session in a transcript format. */
 @Command(name = "export", mixinStandardHelpOptions = true, description = {"Write a session in a transcript format.",
-        "Entries imported from that format come back exactly as they were read."})
+        "Entries imported from that format come back exactly as they were read.",
+        "A conversion is valid for the target's API; what it leaves out or cuts is said on standard error."})
 final class ExportCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
@@ -32,8 +33,11 @@ final class ExportCommand implements Callable<Integer> {
     String session;
 
     @Option(names = "--format", required = true, paramLabel = "FORMAT",
-            description = "parley, claude-code, pi, openai-chat or anthropic-messages.")
+            description = "parley, claude-code, pi, codex, gemini, aider, openai-chat, openai-responses or anthropic-messages.")
     String format;
+
+    @Option(names = "--full", description = "Convert the whole history, not only the conversation after the latest compaction.")
+    boolean full;
 
     @Option(names = "--agent", paramLabel = "AGENT", description = "The agent to export (default: the only one, or main).")
     String agent;
@@ -53,7 +57,13 @@ final class ExportCommand implements Callable<Integer> {
                         + "; the session's agents are " + agents + " (choose one with --agent)");
             }
         }
-        String text = new Exporter(root.existingStore()).export(id, f, agent == null ? null : new AgentId(agent));
+        Exporter.Result result = new Exporter(root.existingStore()).export(id, f, agent == null ? null : new AgentId(agent),
+                full);
+        for (String note : result.notes()) {
+            spec.commandLine().getErr().println("parley: export to " + f.cliName() + ": " + note);
+        }
+        spec.commandLine().getErr().flush();
+        String text = result.text();
         if (output == null) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);

@@ -9,9 +9,13 @@ import dev.parley.formats.ImportProblem;
 import dev.parley.formats.ImportResult;
 import dev.parley.formats.Importer;
 import dev.parley.json.Json;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -23,9 +27,15 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code parley import PATH...}: reads transcripts into the store. */
+/**
+ * {@code parley import PATH...}: reads transcripts into the store. Standard output has one line (or JSON object) per
+ * session; standard error has every problem (with {@code --json}, one JSON object each) and, last, a summary: sessions
+ * imported, updated, unchanged and failed, messages, time. A long import shows progress when standard error is a
+ * terminal.
+ */
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Import transcripts: files, or directories searched recursively.",
-        "Formats: claude-code, pi, openai-chat, anthropic-messages, parley (detected from content).",
+        "Formats: claude-code, pi, codex, gemini, aider, openai-chat, openai-responses, anthropic-messages, parley (detected from content).",
+        "A file with the session id of an imported session extends it with what is new; one that disagrees with it is refused.",
         "Importing the same source again changes nothing; a grown file gets its new entries."})
 final class ImportCommand implements Callable<Integer> {
     @ParentCommand
@@ -40,7 +50,7 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "FORMAT", description = "Assume this format for every file instead of detecting it.")
     String format;
 
-    @Option(names = "--json", description = "Print one JSON object per session.")
+    @Option(names = "--json", description = "Print one JSON object per session (standard output), per problem and for the summary (standard error).")
     boolean json;
 
     @Override
@@ -48,37 +58,42 @@ final class ImportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Format forced = format == null ? null : Format.of(format);
+        long started = System.nanoTime();
         Importer importer = new Importer(root.store(), IdGenerator.uuidV7());
-        boolean progress = System.console() != null && !json;
-        ProgressBar[] bar = new ProgressBar[1];
+        boolean progress = !json && stderrIsTerminal();
+        Progress bar = new Progress(progress);
         int[] fatal = {0};
         int[] seen = {0};
+        Map<ImportResult.Status, Integer> statuses = new EnumMap<>(ImportResult.Status.class);
+        long[] messages = {0};
         int rejected = importer.importPaths(paths, forced, new Importer.Listener() {
             @Override
             public void filesFound(int total) {
-                if (progress && total > 1) {
-                    bar[0] = new ProgressBarBuilder().setTaskName("Reading").setInitialMax(total)
-                            .setStyle(ProgressBarStyle.ASCII).setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
-                            .continuousUpdate().clearDisplayOnFinish().build();
-                }
+                bar.start("Reading", total);
             }
 
             @Override
             public void fileDone(Path file) {
-                if (bar[0] != null) {
-                    bar[0].step();
-                    if (bar[0].getCurrent() >= bar[0].getMax()) {
-                        bar[0].close();
-                        bar[0] = null;
-                    }
+                bar.step();
+            }
+
+            @Override
+            public void stored(int done, int total) {
+                if (done == 1) {
+                    bar.start("Storing", total);
                 }
+                bar.step();
             }
 
             @Override
             public void session(ImportResult r) {
                 seen[0]++;
-                out.println(json ? Json.write(toJson(r)) : toText(r));
-                out.flush();
+                statuses.merge(r.status(), 1, Integer::sum);
+                messages[0] += r.messages();
+                bar.pause(() -> {
+                    out.println(json ? Json.write(toJson(r)) : toText(r));
+                    out.flush();
+                });
             }
 
             @Override
@@ -86,21 +101,115 @@ final class ImportCommand implements Callable<Integer> {
                 if (p.fatal()) {
                     fatal[0]++;
                 }
-                err.println((p.fatal() ? "error: " : "warning: ") + p.describe());
-                err.flush();
+                bar.pause(() -> {
+                    err.println(json ? Json.write(toJson(p)) : (p.fatal() ? "error: " : "warning: ") + p.describe());
+                    err.flush();
+                });
             }
         });
-        if (bar[0] != null) {
-            bar[0].close();
-        }
-        if (seen[0] == 0 && fatal[0] == 0) {
+        bar.close();
+        int failed = Math.max(rejected, fatal[0]);
+        if (seen[0] == 0 && failed == 0 && !json) {
             err.println("parley: no transcripts found in " + paths);
         }
-        if (rejected > 0 || fatal[0] > 0) {
-            err.println("parley: " + Math.max(rejected, fatal[0]) + " file(s) not imported");
-            return ErrorCode.INVALID_INPUT.exitCode();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        if (json) {
+            ObjectNode summary = Json.object();
+            ObjectNode o = summary.putObject("summary");
+            for (ImportResult.Status s : ImportResult.Status.values()) {
+                o.put(s.label(), statuses.getOrDefault(s, 0));
+            }
+            o.put("failed", failed);
+            o.put("messages", messages[0]);
+            o.put("seconds", Math.round(seconds * 1000) / 1000.0);
+            err.println(Json.write(summary));
+        } else {
+            err.println(String.format(java.util.Locale.ROOT,
+                    "parley: %d session%s imported, %d updated, %d unchanged, %d failed; %d messages; %.1f s",
+                    statuses.getOrDefault(ImportResult.Status.IMPORTED, 0),
+                    statuses.getOrDefault(ImportResult.Status.IMPORTED, 0) == 1 ? "" : "s",
+                    statuses.getOrDefault(ImportResult.Status.UPDATED, 0),
+                    statuses.getOrDefault(ImportResult.Status.UNCHANGED, 0), failed, messages[0], seconds));
         }
-        return 0;
+        err.flush();
+        return failed > 0 ? ErrorCode.INVALID_INPUT.exitCode() : 0;
+    }
+
+    /**
+     * Whether standard error is a terminal: on Linux its descriptor names a terminal device; elsewhere the JVM's
+     * console (standard input and output on a terminal) stands in for it.
+     */
+    static boolean stderrIsTerminal() {
+        Path fd = Path.of("/proc/self/fd/2");
+        if (Files.exists(Path.of("/proc/self/fd"))) {
+            try {
+                String target = Files.readSymbolicLink(fd).toString();
+                return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+            } catch (IOException | UnsupportedOperationException e) {
+                return false;
+            }
+        }
+        return System.console() != null;
+    }
+
+    /** A progress bar on standard error, or nothing. */
+    private static final class Progress {
+        private final boolean enabled;
+        private ProgressBar bar;
+
+        Progress(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        void start(String task, int total) {
+            close();
+            if (enabled && total > 1) {
+                bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(total).setStyle(ProgressBarStyle.ASCII)
+                        .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
+                        .continuousUpdate().clearDisplayOnFinish().build();
+            }
+        }
+
+        void step() {
+            if (bar != null) {
+                bar.step();
+                if (bar.getCurrent() >= bar.getMax()) {
+                    close();
+                }
+            }
+        }
+
+        /** Runs a print with the bar out of its way. */
+        void pause(Runnable print) {
+            if (bar == null) {
+                print.run();
+                return;
+            }
+            System.err.print("\r\u001b[K");
+            print.run();
+        }
+
+        void close() {
+            if (bar != null) {
+                bar.close();
+                bar = null;
+            }
+        }
+    }
+
+    static ObjectNode toJson(ImportProblem p) {
+        ObjectNode o = Json.object();
+        o.put("problem", p.fatal() ? "error" : "warning");
+        o.put("file", p.file().toString());
+        o.put("line", p.line());
+        o.put("message", p.message());
+        if (p.callId() != null) {
+            o.put("callId", p.callId());
+        }
+        if (p.record() != null) {
+            o.put("record", p.record());
+        }
+        return o;
     }
 
     static ObjectNode toJson(ImportResult r) {

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.json.Json;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,13 +19,8 @@ class ParleyCommandTest {
     @TempDir
     Path dir;
 
-    record Run(int exit, String out, String err) {}
-
-    Run parley(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = ParleyCommand.run(args, new PrintWriter(out), new PrintWriter(err));
-        return new Run(exit, out.toString(), err.toString());
+    CliRun parley(String... args) {
+        return CliRun.run(args);
     }
 
     Path write(String name, String... lines) throws Exception {
@@ -63,7 +56,7 @@ class ParleyCommandTest {
         for (int i = 0; i < 7; i++) {
             write("in/s" + i + ".jsonl", piSession(String.format("0199a1b2-c3d4-7e5f-8a9b-%012d", i), 2 + i).strip());
         }
-        Run imported = parley("--store", store, "import", "--json", dir.resolve("in").toString());
+        CliRun imported = parley("--store", store, "import", "--json", dir.resolve("in").toString());
         assertThat(imported.exit()).as(imported.err()).isZero();
         List<JsonNode> rows = new ArrayList<>();
         for (String line : imported.out().split("\n")) {
@@ -81,7 +74,7 @@ class ParleyCommandTest {
         String cursor = null;
         int pages = 0;
         do {
-            Run page = cursor == null ? parley("sessions", "--store", store, "--limit", "3", "--json")
+            CliRun page = cursor == null ? parley("sessions", "--store", store, "--limit", "3", "--json")
                     : parley("sessions", "--store", store, "--limit", "3", "--json", "--cursor", cursor);
             JsonNode o = Json.parse(page.out());
             o.get("sessions").forEach(s -> assertThat(seen.add(s.get("session").asText())).isTrue());
@@ -91,7 +84,7 @@ class ParleyCommandTest {
         assertThat(seen).hasSize(7);
         assertThat(pages).isEqualTo(3);
 
-        Run show = parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000003", "--json");
+        CliRun show = parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000003", "--json");
         JsonNode conversation = Json.parse(show.out());
         assertThat(conversation.get("messages")).hasSize(10);
         assertThat(conversation.get("danglingUser").isNull()).isTrue();
@@ -110,12 +103,12 @@ class ParleyCommandTest {
         assertThat(parley("--store", store, "import", dir.resolve("in").toString()).out())
                 .contains("unchanged").doesNotContain("imported ");
 
-        Run ambiguous = parley("--store", store, "show", "0199a1b2");
+        CliRun ambiguous = parley("--store", store, "show", "0199a1b2");
         assertThat(ambiguous.exit()).isEqualTo(2);
         assertThat(ambiguous.err()).contains("matches several sessions");
 
         assertThat(parley("--store", store, "delete", "0199a1b2-c3d4-7e5f-8a9b-000000000006").exit()).isZero();
-        Run gone = parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000006");
+        CliRun gone = parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000006");
         assertThat(gone.exit()).isEqualTo(3);
         assertThat(gone.err()).contains("no session");
     }
@@ -127,11 +120,11 @@ class ParleyCommandTest {
         String[] lines = piSession("0199a1b2-c3d4-7e5f-8a9b-000000000002", 2).split("\n");
         lines[2] = "{not json";
         Path bad = write("bad.jsonl", lines);
-        Run r = parley("--store", store, "import", good.toString(), bad.toString());
+        CliRun r = parley("--store", store, "import", good.toString(), bad.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains(bad + ":3");
         assertThat(r.out()).contains("0199a1b2-c3d4-7e5f-8a9b-000000000001");
-        Run list = parley("--store", store, "sessions", "--json");
+        CliRun list = parley("--store", store, "sessions", "--json");
         assertThat(Json.parse(list.out()).get("sessions")).hasSize(1);
     }
 
@@ -169,22 +162,22 @@ class ParleyCommandTest {
     void wrongKindsOfPathAndOutputFailAsInvalidInput() throws Exception {
         Path file = write("plain.txt", "x");
         Path directory = Files.createDirectories(dir.resolve("a-dir"));
-        Run jsonlOnAFile = parley("--store", "jsonl:" + file, "sessions");
+        CliRun jsonlOnAFile = parley("--store", "jsonl:" + file, "sessions");
         assertThat(jsonlOnAFile.exit()).isEqualTo(2);
         assertThat(jsonlOnAFile.err()).contains("is a file, not a directory");
-        Run sqliteOnADirectory = parley("--store", "sqlite:" + directory, "sessions");
+        CliRun sqliteOnADirectory = parley("--store", "sqlite:" + directory, "sessions");
         assertThat(sqliteOnADirectory.exit()).isEqualTo(2);
         assertThat(sqliteOnADirectory.err()).contains("is a directory, not a database file");
 
         String store = "sqlite:" + dir.resolve("p.db");
         write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-000000000009", 1).strip());
         assertThat(parley("--store", store, "import", dir.resolve("in").toString()).exit()).isZero();
-        Run noDirectory = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o",
+        CliRun noDirectory = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o",
                 dir.resolve("missing/x.jsonl").toString());
         assertThat(noDirectory.exit()).isEqualTo(2);
         assertThat(noDirectory.err()).contains("does not exist");
 
-        Run wrongFormat = parley("--store", store, "import", "--format", "claude-code", dir.resolve("in").toString());
+        CliRun wrongFormat = parley("--store", store, "import", "--format", "claude-code", dir.resolve("in").toString());
         assertThat(wrongFormat.exit()).isEqualTo(2);
         assertThat(wrongFormat.err()).contains("the file is a pi transcript");
     }

@@ -177,7 +177,8 @@ final class ClaudeCodeFormat {
         }
         uuids.putAll(localUuids);
         usedIds.addAll(localUsed);
-        return new ParsedAgent(file.agent(), file.path(), entries);
+        return new ParsedAgent(file.agent(), file.path(), entries,
+                file.lines().stream().map(JsonLines.Line::number).toList());
     }
 
     private static EntryId synthesizedId(AgentId agent, int line, Set<EntryId> used) {
@@ -318,7 +319,7 @@ final class ClaudeCodeFormat {
     }
 
     /** The lines of an agent's entries in Claude Code form. */
-    static List<String> export(List<Entry> entries, ExportContext ctx) {
+    static List<String> export(List<Entry> entries, ExportContext ctx, ExportNotes notes) {
         List<String> out = new ArrayList<>(entries.size());
         Reparenting parents = new Reparenting();
         for (Entry e : entries) {
@@ -331,6 +332,8 @@ final class ClaudeCodeFormat {
             parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
+            } else {
+                notes.leftOut(Exporter.describe(e) + " (no form in claude-code)", Exporter.typeOf(e));
             }
         }
         return out;

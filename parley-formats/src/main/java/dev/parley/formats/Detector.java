@@ -56,8 +56,8 @@ public final class Detector {
             return Detection.unknown("the file is empty");
         }
         String trimmed = first.strip();
-        if (trimmed.startsWith("# aider chat started")) {
-            return Detection.unknown("Aider chat history is not supported yet");
+        if (AiderFormat.looksLike(text)) {
+            return Detection.of(Format.AIDER, null);
         }
         if (trimmed.startsWith("{")) {
             try {
@@ -67,10 +67,7 @@ public final class Detector {
                     if (f != null) {
                         return Detection.of(f, null);
                     }
-                    if ("session_meta".equals(JsonSupport.text(record, "type"))) {
-                        return Detection.unknown("Codex rollouts are not supported yet");
-                    }
-                    if (!record.has("messages") && !record.has("traj")) {
+                    if (!record.has("messages") && !record.has("traj") && !record.has("input")) {
                         return Detection.unknown("the first record is not one of a known transcript format");
                     }
                 }
@@ -109,11 +106,20 @@ public final class Detector {
         if (ClaudeCodeFormat.looksLike(first)) {
             return Format.CLAUDE_CODE;
         }
+        if (CodexFormat.looksLike(first)) {
+            return Format.CODEX;
+        }
         return null;
     }
 
     /** The format of a whole JSON document, or null. */
     static @Nullable Format documentFormat(JsonNode doc) {
+        if (GeminiFormat.looksLike(doc)) {
+            return Format.GEMINI;
+        }
+        if (OpenAiResponsesFormat.looksLike(doc)) {
+            return Format.OPENAI_RESPONSES;
+        }
         List<OpenAiChatFormat.Conversation> conversations = OpenAiChatFormat.conversations(doc);
         if (conversations == null) {
             return null;

@@ -31,13 +31,17 @@ import org.jspecify.annotations.Nullable;
  * Writes a stored session in a transcript format.
  *
  * <p>Entries imported from the target format come back exactly as they were read: the format's encoding of the
- * model plus the entry's residual. Anything else is converted from the model (best effort: what a format cannot
- * express, such as another format's custom records, is left out).
+ * model plus the entry's residual. A session of another format is converted from the model, honestly: the result
+ * is valid for the target's API, and {@link Result#notes()} says what was left out or cut.
  * <ul>
  *   <li>{@code parley}: the header and every entry (of one agent with {@code --agent}), exact.</li>
- *   <li>{@code claude-code}, {@code pi}: one agent's entries, one record per line, in insertion order.</li>
- *   <li>{@code openai-chat}, {@code anthropic-messages}: one agent's active conversation as a request body, the
- *       dangling user prompt included (an export is the log, not a provider request).</li>
+ *   <li>{@code claude-code}, {@code pi}: one agent's entries, one record per line, in insertion order (the tree
+ *       kept; records with no form in the target are left out and the tree re-linked around them).</li>
+ *   <li>{@code codex}, {@code openai-chat}, {@code openai-responses}, {@code anthropic-messages}, {@code gemini},
+ *       {@code aider}: one agent's conversation, the dangling user prompt included (an export is the log, not a
+ *       provider request). Converted, it is the active conversation — after the latest compaction, unless
+ *       {@code full} asks for the whole history — made acceptable to the target API's message rules (roles, tool
+ *       calls paired with their results, alternation) as {@link CrossFormat} describes.</li>
  * </ul>
  * Thread-safe if the log is.
  */
@@ -56,30 +60,116 @@ public final class Exporter {
     }
 
     /**
-     * Exports a session.
+     * What an export wrote, and what it left out.
      *
-     * @param agent the agent to export, or null for the session's only agent (or its {@code main} agent; every agent
-     *     for {@code parley})
-     * @return the text, ending with a newline
+     * @param text the exported text, ending with a newline
+     * @param notes one line per kind of thing a converting export left out or cut ({@code left out 14 reasoning
+     *     blocks (…)}, {@code cut 587 messages before the compaction…}); empty when nothing was
+     */
+    public record Result(String text, List<String> notes) {
+        public Result {
+            Objects.requireNonNull(text, "text");
+            notes = List.copyOf(notes);
+        }
+    }
+
+    /**
+     * Exports a session's active conversation; the same as {@code export(session, format, agent, false).text()}.
+     *
      * @throws NotFoundException if the session or agent does not exist
      * @throws InvalidInputException if the session has several agents and none was chosen
      */
     public String export(SessionId session, Format format, @Nullable AgentId agent) {
+        return export(session, format, agent, false).text();
+    }
+
+    /**
+     * Exports a session.
+     *
+     * @param agent the agent to export, or null for the session's only agent (or its {@code main} agent; every agent
+     *     for {@code parley})
+     * @param full for a converting export to a conversation format, the whole history (every compacted segment, in
+     *     order) instead of the conversation after the latest compaction
+     * @return the text and what a conversion left out
+     * @throws NotFoundException if the session or agent does not exist
+     * @throws InvalidInputException if the session has several agents and none was chosen
+     */
+    public Result export(SessionId session, Format format, @Nullable AgentId agent, boolean full) {
         SessionInfo info = catalog.find(session).orElseThrow(() -> new NotFoundException("no session " + session));
         List<Entry> entries = log.load(session, null);
         List<AgentId> agents = ConversationBuilder.agents(entries);
         if (format == Format.PARLEY) {
             List<Entry> chosen = agent == null ? entries : ofAgent(entries, resolve(agent, agents, session));
-            return lines(ParleyFormat.export(info, chosen));
+            return new Result(lines(ParleyFormat.export(info, chosen)), List.of());
         }
         AgentId a = resolve(agent, agents, session);
         ExportContext ctx = new ExportContext(session, sourceSessionId(info), a);
-        return switch (format) {
-            case CLAUDE_CODE -> lines(ClaudeCodeFormat.export(ofAgent(entries, a), ctx));
-            case PI -> lines(PiFormat.export(ofAgent(entries, a), ctx, info.createdAt()));
-            case OPENAI_CHAT, ANTHROPIC_MESSAGES -> document(info, entries, a, format);
+        List<Entry> mine = ofAgent(entries, a);
+        ExportNotes notes = new ExportNotes();
+        boolean own = !mine.isEmpty() && mine.stream().allMatch(e -> e.source() != null
+                && format.cliName().equals(e.source().format()));
+        String text = switch (format) {
+            case CLAUDE_CODE -> lines(ClaudeCodeFormat.export(mine, ctx, notes));
+            case PI -> lines(PiFormat.export(mine, ctx, info.createdAt(), notes));
+            case CODEX -> lines(own ? CodexFormat.exportOwn(mine) : CodexFormat.exportConverted(
+                    CrossFormat.conversation(session, entries, a, format, full, notes), ctx, info.createdAt(),
+                    model(session, entries, a)));
+            case AIDER -> own ? AiderFormat.exportOwn(mine) : AiderFormat.exportConverted(
+                    CrossFormat.conversation(session, entries, a, format, full, notes), info.createdAt());
+            case OPENAI_RESPONSES -> pretty(own ? OpenAiResponsesFormat.exact(mine, sourceFields(info, format))
+                    : OpenAiResponsesFormat.document(CrossFormat.conversation(session, entries, a, format, full, notes),
+                    null, model(session, entries, a)));
+            case GEMINI -> pretty(own ? GeminiFormat.exact(mine, sourceFields(info, format))
+                    : GeminiFormat.document(CrossFormat.conversation(session, entries, a, format, full, notes),
+                    ctx.sourceSessionId(), info.createdAt()));
+            case OPENAI_CHAT, ANTHROPIC_MESSAGES -> format.cliName().equals(importFormat(info))
+                    ? document(info, entries, a, format)
+                    : convertedDocument(info, entries, a, format, full, notes);
             case PARLEY -> throw new IllegalStateException("handled above");
         };
+        return new Result(text, notes.lines());
+    }
+
+    private static @Nullable String model(SessionId session, List<Entry> entries, AgentId agent) {
+        LoadedConversation c = ConversationBuilder.build(session, entries, agent, ConversationOptions.AS_WRITTEN);
+        return c.activeModel() == null ? null : c.activeModel().model();
+    }
+
+    private static String convertedDocument(SessionInfo info, List<Entry> entries, AgentId agent, Format format,
+                                            boolean full, ExportNotes notes) {
+        List<ExportedMessage> messages = CrossFormat.conversation(info.id(), entries, agent, format, full, notes);
+        String model = model(info.id(), entries, agent);
+        ObjectNode doc = format == Format.OPENAI_CHAT ? OpenAiChatFormat.document(messages, model)
+                : AnthropicMessagesFormat.document(messages, null, model);
+        return pretty(doc);
+    }
+
+    /** How a left-out entry is counted: {@code custom records}, {@code model changes}… */
+    static String describe(Entry e) {
+        return switch (e.payload().kind()) {
+            case CUSTOM -> "custom records";
+            case MESSAGE -> "messages";
+            default -> e.payload().kind().name().toLowerCase().replace('_', ' ') + " entries";
+        };
+    }
+
+    /** The type named in a report of a left-out entry. */
+    static String typeOf(Entry e) {
+        return e.payload() instanceof dev.parley.core.model.EntryPayload.Custom c ? c.customType()
+                : e.payload().kind().name().toLowerCase();
+    }
+
+    private static @Nullable String importFormat(SessionInfo info) {
+        RawJson importInfo = info.metadata().get(Importer.IMPORT_KEY);
+        return importInfo == null ? null : Json.tree(importInfo).path("format").asText(null);
+    }
+
+    private static String pretty(JsonNode doc) {
+        try {
+            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a JSON tree", e);
+        }
     }
 
     private static String document(SessionInfo info, List<Entry> entries, AgentId agent, Format format) {
@@ -106,11 +196,7 @@ public final class Exporter {
         } else {
             doc = AnthropicMessagesFormat.document(messages, sourceFields, model);
         }
-        try {
-            return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a JSON tree", e);
-        }
+        return pretty(doc);
     }
 
     /** The session-level fields an import of this format kept, or null. */

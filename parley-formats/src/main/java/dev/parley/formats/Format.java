@@ -14,7 +14,15 @@ public enum Format {
     /** OpenAI chat-completions {@code messages} arrays (one conversation, or a file of many). */
     OPENAI_CHAT("openai-chat", false),
     /** Anthropic Messages request bodies: {@code {model, messages}}. */
-    ANTHROPIC_MESSAGES("anthropic-messages", false);
+    ANTHROPIC_MESSAGES("anthropic-messages", false),
+    /** OpenAI Codex CLI rollouts ({@code ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl}). */
+    CODEX("codex", true),
+    /** OpenAI Responses API conversations: a request body whose {@code input} is a list of items. */
+    OPENAI_RESPONSES("openai-responses", false),
+    /** Gemini CLI session files ({@code ~/.gemini/tmp/<project>/chats/session-*.json}). */
+    GEMINI("gemini", false),
+    /** Aider chat histories ({@code .aider.chat.history.md}): Markdown, one session per start header. */
+    AIDER("aider", false);
 
     private final String cliName;
     private final boolean lineBased;

@@ -48,11 +48,17 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Claude Code</b> files of one session (the main file and its {@code subagents/agent-*.jsonl}) become one
  * session with one agent per file, tied together by their parent uuids.
  *
- * <p><b>Idempotency</b>: every session records its origin (the source's id, or a digest of its content). Importing
- * a source again finds the session it created: if every agent's entries are already there, nothing changes
+ * <p><b>Identity</b> (docs/02-import-identity.md): every session records its origin. A source with a session id of
+ * its own (Claude Code, Codex, Gemini CLI) is one session per source session: another file with that id extends the
+ * session with the records it does not hold yet, matched by their source ids, and a file that holds a record the
+ * session holds differently is refused whole, the problem naming the record. Other sources (pi, and formats without
+ * ids) are recognised by their origin and file: if every agent's entries are already there, nothing changes
  * ({@code unchanged}); if the same file has grown, only the new entries are appended ({@code updated}); if a
  * different source claims the same id, it becomes a new session. The source's own session id is kept as the Parley
- * id when it is a valid id that is still free, otherwise a new UUIDv7 is minted.
+ * id when it is a valid id that is still free.
+ *
+ * <p><b>Warnings</b>: tool results that answer no earlier call and calls that no result answers are reported with
+ * their file, line and call id; the records are kept as they are.
  *
  * <p>Not thread-safe; use one importer per thread.
  */
@@ -89,10 +95,14 @@ public final class Importer {
 
         /** One more file was read. */
         default void fileDone(Path file) {}
+
+        /** {@code done} of the {@code total} sessions read have been stored (or failed); called after each. */
+        default void stored(int done, int total) {}
     }
 
     /**
-     * Imports files and directories (recursively: {@code *.jsonl} and {@code *.json} files, hidden ones skipped).
+     * Imports files and directories (recursively: {@code *.jsonl}, {@code *.json} and {@code *.md} files, hidden ones
+     * skipped except {@code .aider.chat.history.md}; Markdown that is not an Aider history is passed over silently).
      *
      * @param paths files or directories
      * @param forced the format to assume for every file, or null to detect each file's from its content
@@ -130,6 +140,9 @@ public final class Importer {
                 if (format == null) {
                     Detector.Detection d = Detector.detect(file);
                     if (d.format() == null) {
+                        if (!explicit.contains(file) && file.getFileName().toString().endsWith(".md")) {
+                            continue; // Markdown beside the transcripts (READMEs, notes) is not an Aider history
+                        }
                         if (explicit.contains(file) || d.malformed()) {
                             listener.problem(ImportProblem.fatal(file, 0, "unrecognized format: " + d.reason()));
                             rejected++;
@@ -145,7 +158,7 @@ public final class Importer {
                     // another format is a mistake, not a request (it would import as a pile of unknown records).
                     Format seen = Detector.detect(file).format();
                     if (seen != null && seen != format && (seen == Format.CLAUDE_CODE || seen == Format.PI
-                            || seen == Format.PARLEY)) {
+                            || seen == Format.PARLEY || seen == Format.CODEX)) {
                         listener.problem(ImportProblem.fatal(file, 1, "--format " + format.cliName()
                                 + " does not fit: the file is a " + seen.cliName() + " transcript"));
                         rejected++;
@@ -171,6 +184,10 @@ public final class Importer {
                     case PARLEY -> work.add(ParleyFormat.read(file, warnings));
                     case OPENAI_CHAT -> work.addAll(OpenAiChatFormat.read(file, doc != null ? doc : readDocument(file)));
                     case ANTHROPIC_MESSAGES -> work.add(AnthropicMessagesFormat.read(file, doc != null ? doc : readDocument(file)));
+                    case CODEX -> work.add(CodexFormat.read(file, warnings));
+                    case OPENAI_RESPONSES -> work.add(OpenAiResponsesFormat.read(file, doc != null ? doc : readDocument(file)));
+                    case GEMINI -> work.add(GeminiFormat.read(file, doc != null ? doc : readDocument(file)));
+                    case AIDER -> work.addAll(AiderFormat.read(file));
                 }
             } catch (SourceFileException e) {
                 listener.problem(e.problem());
@@ -185,6 +202,7 @@ public final class Importer {
             }
         }
 
+        int done = 0;
         for (Object item : work) {
             if (item instanceof ParsedSession ps) {
                 rejected += storeRetrying(ps, listener);
@@ -197,6 +215,7 @@ public final class Importer {
                     rejected++;
                 }
             }
+            listener.stored(++done, work.size());
         }
         return rejected;
     }
@@ -209,7 +228,9 @@ public final class Importer {
                 @Override
                 public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a) {
                     String name = f.getFileName().toString();
-                    if (a.isRegularFile() && !name.startsWith(".") && (name.endsWith(".jsonl") || name.endsWith(".json"))) {
+                    boolean transcript = !name.startsWith(".") && (name.endsWith(".jsonl") || name.endsWith(".json")
+                            || name.endsWith(".md")) || name.equals(".aider.chat.history.md");
+                    if (a.isRegularFile() && transcript) {
                         files.add(f);
                     }
                     return java.nio.file.FileVisitResult.CONTINUE;
@@ -357,6 +378,7 @@ public final class Importer {
      * session appears between the lookup and the create); a failure is reported for this source only.
      */
     private int storeRetrying(ParsedSession ps, Listener listener) {
+        reportToolPairs(ps, listener);
         for (int attempt = 1; ; attempt++) {
             try {
                 return store(ps, listener);
@@ -372,6 +394,50 @@ public final class Importer {
         }
     }
 
+    /**
+     * Reports, as warnings, every tool result that answers no call made before it in its agent's entries, and every
+     * call that no result answers; the records are kept as they are (a provider would reject them, an export leaves
+     * them out and says so).
+     */
+    static void reportToolPairs(ParsedSession ps, Listener listener) {
+        for (ParsedAgent agent : ps.agents()) {
+            Path file = agent.source() != null ? agent.source() : sourceOf(ps);
+            Map<String, Integer> calls = new LinkedHashMap<>();
+            Set<String> answered = new HashSet<>();
+            for (int i = 0; i < agent.entries().size(); i++) {
+                if (!(agent.entries().get(i).payload() instanceof dev.parley.core.model.Message m)) {
+                    continue;
+                }
+                for (dev.parley.core.model.ContentBlock b : m.content()) {
+                    if (b instanceof dev.parley.core.model.ContentBlock.ToolCall c && c.id() != null) {
+                        calls.putIfAbsent(c.id(), i);
+                    } else if (b instanceof dev.parley.core.model.ContentBlock.ToolResult r) {
+                        if (!calls.containsKey(r.callId())) {
+                            listener.problem(new ImportProblem(file, agent.lineOf(i), where(ps, agent, i)
+                                    + "orphan tool result: it answers call " + r.callId()
+                                    + ", which no earlier message made (kept as it is)", false, r.callId(), null));
+                        }
+                        answered.add(r.callId());
+                    }
+                }
+            }
+            calls.forEach((id, i) -> {
+                if (!answered.contains(id)) {
+                    listener.problem(new ImportProblem(file, agent.lineOf(i), where(ps, agent, i)
+                            + "dangling tool call " + id + ": no result answers it (kept as it is)", false, id, null));
+                }
+            });
+        }
+    }
+
+    /** Where a record without a line is: its position in its conversation (and the conversation's in the file). */
+    private static String where(ParsedSession ps, ParsedAgent agent, int index) {
+        if (agent.lineOf(index) > 0) {
+            return "";
+        }
+        return (ps.index() != null ? "conversation " + ps.index() + ", " : "") + "message " + (index + 1) + ": ";
+    }
+
     private static Path sourceOf(ParsedSession ps) {
         if (ps.source() != null) {
             return ps.source();
@@ -384,6 +450,9 @@ public final class Importer {
     private int store(ParsedSession ps, Listener listener) {
         if (ps.format() == Format.PARLEY) {
             return storeExport(ps, listener);
+        }
+        if (identifiedById(ps)) {
+            return storeBySourceId(ps, listener);
         }
         SessionInfo target = null;
         Map<AgentId, Fit> fits = null;
@@ -424,6 +493,84 @@ public final class Importer {
                 .map(a -> new ImportResult.Agent(a.agent(), a.source(), a.entries().size(), a.messageCount())).toList();
         listener.session(new ImportResult(session, ps.format(), status, agents, ps.source(), ps.index()));
         return rejected;
+    }
+
+    /**
+     * Whether the source's own session id is its identity: Claude Code's {@code sessionId} (shared by a session's
+     * main and subagent files), a Codex rollout's thread id, a Gemini CLI {@code sessionId}. A pi file is its own
+     * session (pi opens sessions by file, and keeps the header id in migrated and grown copies that are different
+     * transcripts), so pi stays on the file rule, as do sources without an id (docs/02-import-identity.md).
+     */
+    static boolean identifiedById(ParsedSession ps) {
+        return ps.sourceSessionId() != null
+                && (ps.format() == Format.CLAUDE_CODE || ps.format() == Format.CODEX || ps.format() == Format.GEMINI);
+    }
+
+    /**
+     * One session per source session: the first import creates it; another source with the same session id extends
+     * it with the records it does not hold yet, matched by their source ids (so nothing is stored twice), or, when it
+     * holds a record with one of those ids that differs, is refused whole, naming the record.
+     */
+    private int storeBySourceId(ParsedSession ps, Listener listener) {
+        List<SessionInfo> candidates = catalog.findByOrigin(ps.origin());
+        if (candidates.isEmpty()) {
+            SessionId session = chooseId(ps);
+            catalog.create(new NewSession(session, ps.title(), ps.origin(), metadata(ps)));
+            int rejected = 0;
+            for (ParsedAgent agent : ps.agents()) {
+                rejected += append(session, agent, agent.entries(), listener);
+            }
+            report(ps, session, ImportResult.Status.IMPORTED, listener);
+            return rejected;
+        }
+        SessionInfo target = candidates.get(0);
+        Map<EntryId, Entry> stored = new HashMap<>();
+        for (Entry e : log.load(target.id(), null)) {
+            stored.put(e.id(), e);
+        }
+        Map<ParsedAgent, List<NewEntry>> fresh = new LinkedHashMap<>();
+        for (ParsedAgent agent : ps.agents()) {
+            List<NewEntry> add = new ArrayList<>();
+            for (int i = 0; i < agent.entries().size(); i++) {
+                NewEntry e = agent.entries().get(i);
+                Entry have = stored.get(e.id());
+                if (have == null) {
+                    add.add(e);
+                    continue;
+                }
+                String differs = !have.agentId().equals(agent.agent()) ? "it belongs to agent " + have.agentId()
+                        : !Objects.equals(have.payload(), e.payload()) ? "its content differs"
+                        : !Objects.equals(have.parentId(), e.parentId()) ? "its parent differs (" + have.parentId()
+                                + " stored, " + e.parentId() + " here)"
+                        : !Objects.equals(have.timestamp(), e.timestamp()) ? "its timestamp differs"
+                        : !Objects.equals(have.source(), e.source()) ? "its source fields differ" : null;
+                if (differs != null) {
+                    Path file = agent.source() != null ? agent.source() : sourceOf(ps);
+                    listener.problem(new ImportProblem(file, agent.lineOf(i), "conflict: record " + e.id()
+                            + " disagrees with session " + target.id() + ", which holds source session "
+                            + ps.sourceSessionId() + " already: " + differs + "; nothing of this source was stored",
+                            true, null, e.id().value()));
+                    return 1;
+                }
+            }
+            fresh.put(agent, add);
+        }
+        int rejected = 0;
+        boolean changed = false;
+        for (Map.Entry<ParsedAgent, List<NewEntry>> f : fresh.entrySet()) {
+            if (!f.getValue().isEmpty()) {
+                rejected += append(target.id(), f.getKey(), f.getValue(), listener);
+                changed = true;
+            }
+        }
+        report(ps, target.id(), changed ? ImportResult.Status.UPDATED : ImportResult.Status.UNCHANGED, listener);
+        return rejected;
+    }
+
+    private static void report(ParsedSession ps, SessionId session, ImportResult.Status status, Listener listener) {
+        List<ImportResult.Agent> agents = ps.agents().stream()
+                .map(a -> new ImportResult.Agent(a.agent(), a.source(), a.entries().size(), a.messageCount())).toList();
+        listener.session(new ImportResult(session, ps.format(), status, agents, ps.source(), ps.index()));
     }
 
     /**
@@ -480,8 +627,9 @@ public final class Importer {
             return 0;
         } catch (ParleyException e) {
             // Another process importing the same source may have written exactly these entries meanwhile.
-            List<NewEntry> now = log.load(session, agent.agent()).stream().map(Entry::toNewEntry).toList();
-            if (now.size() >= agent.entries().size() && now.subList(0, agent.entries().size()).equals(agent.entries())) {
+            Map<EntryId, NewEntry> now = new HashMap<>();
+            log.load(session, agent.agent()).forEach(x -> now.put(x.id(), x.toNewEntry()));
+            if (entries.stream().allMatch(x -> x.equals(now.get(x.id())))) {
                 return 0;
             }
             Path file = agent.source() != null ? agent.source() : Path.of("(conversation)");

@@ -13,11 +13,27 @@ import org.jspecify.annotations.Nullable;
  * @param agent the agent
  * @param source the file they came from, or null for a conversation of a multi-conversation file
  * @param entries the entries in source order, copied
+ * @param lines for each entry, the 1-based line of the source it was read from (0 when it has none: a message of a
+ *     JSON document); empty when the format does not say, copied
  */
-public record ParsedAgent(AgentId agent, @Nullable Path source, List<NewEntry> entries) {
+public record ParsedAgent(AgentId agent, @Nullable Path source, List<NewEntry> entries, List<Integer> lines) {
     public ParsedAgent {
         Objects.requireNonNull(agent, "agent");
         entries = List.copyOf(entries);
+        lines = List.copyOf(lines);
+        if (!lines.isEmpty() && lines.size() != entries.size()) {
+            throw new IllegalArgumentException("one line per entry: " + lines.size() + " for " + entries.size());
+        }
+    }
+
+    /** Entries whose lines are not known. */
+    public ParsedAgent(AgentId agent, @Nullable Path source, List<NewEntry> entries) {
+        this(agent, source, entries, List.of());
+    }
+
+    /** The source line of the entry at this position, or 0 when not known. */
+    public int lineOf(int index) {
+        return lines.isEmpty() ? 0 : lines.get(index);
     }
 
     /** How many of the entries are messages. */

@@ -142,7 +142,8 @@ final class PiFormat {
         }
         String origin = "pi:" + (sessionId != null ? sessionId : "sha256:" + Hashing.sha256(lines));
         return new ParsedSession(Format.PI, sessionId, origin, title, Map.of(),
-                List.of(new ParsedAgent(AgentId.MAIN, file, entries)), null, null);
+                List.of(new ParsedAgent(AgentId.MAIN, file, entries, lines.stream().map(JsonLines.Line::number).toList())),
+                null, null);
     }
 
     /**
@@ -449,7 +450,7 @@ final class PiFormat {
     }
 
     /** The lines of an agent's entries in pi form, with a header first when the entries do not start with one. */
-    static List<String> export(List<Entry> entries, ExportContext ctx, Instant createdAt) {
+    static List<String> export(List<Entry> entries, ExportContext ctx, Instant createdAt, ExportNotes notes) {
         List<String> out = new ArrayList<>(entries.size() + 1);
         boolean hasHeader = !entries.isEmpty() && isPi(entries.get(0)) && entries.get(0).payload()
                 instanceof EntryPayload.Custom c && c.customType().equals(HEADER_TYPE);
@@ -468,6 +469,8 @@ final class PiFormat {
             parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
+            } else {
+                notes.leftOut(Exporter.describe(e) + " (no form in pi)", Exporter.typeOf(e));
             }
         }
         return out;

@@ -106,10 +106,10 @@ class ImporterTest {
     @Test
     void notJson_andUnknownFormats_areReported() throws Exception {
         Path text = write("notes.json", "this is not json");
-        Path codex = write("rollout.jsonl", "{\"type\":\"session_meta\",\"payload\":{}}");
-        Recorder r = importPaths(text, codex);
+        Path unknown = write("records.jsonl", "{\"type\":\"weather_report\",\"payload\":{}}");
+        Recorder r = importPaths(text, unknown);
         assertThat(r.fatal()).hasSize(2);
-        assertThat(r.fatal().get(1).message()).contains("Codex");
+        assertThat(r.fatal().get(1).message()).contains("unrecognized format");
     }
 
     @Test
@@ -131,15 +131,20 @@ class ImporterTest {
     }
 
     @Test
-    void aDifferentSourceWithTheSameId_becomesANewSession() throws Exception {
+    void aDifferentSourceWithTheSameId_isRefused_andTheSessionKeepsItsRecords() throws Exception {
         Path one = write("one/s.jsonl", U1, A1);
         Path two = write("two/s.jsonl", U1.replace("hello", "a different conversation"));
         importPaths(one);
         Recorder r = importPaths(two);
-        assertThat(r.sessions.get(0).status()).isEqualTo(ImportResult.Status.IMPORTED);
-        assertThat(r.sessions.get(0).session().value()).isNotEqualTo("aaaaaaaa-0000-4000-8000-000000000000");
-        List<SessionInfo> all = log.catalog().orElseThrow().list(null, 10).sessions();
-        assertThat(all).hasSize(2).extracting(SessionInfo::origin).containsOnly("claude-code:aaaaaaaa-0000-4000-8000-000000000000");
+        assertThat(r.sessions).isEmpty();
+        assertThat(r.fatal()).singleElement().satisfies(p -> {
+            assertThat(p.file()).isEqualTo(two);
+            assertThat(p.line()).isEqualTo(1);
+            assertThat(p.record()).isEqualTo("11111111-0000-4000-8000-000000000001");
+            assertThat(p.message()).contains("conflict").contains("11111111-0000-4000-8000-000000000001");
+        });
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).hasSize(1);
+        assertThat(log.log().load(new SessionId("aaaaaaaa-0000-4000-8000-000000000000"), null)).hasSize(2);
     }
 
     @Test

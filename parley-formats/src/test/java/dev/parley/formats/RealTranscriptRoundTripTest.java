@@ -20,11 +20,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The foundation's acceptance, in-process: every real transcript imports, agrees with {@code MANIFEST.json}, and
+ * The foundation's acceptance, in-process (Codex rollouts included): every real transcript imports, agrees with {@code MANIFEST.json}, and
  * exports back JSON-equal to its source, line by line; importing again changes nothing.
  */
 class RealTranscriptRoundTripTest {
-    static final List<String> DIRS = List.of("claude-code", "pi", "pi-v3", "openai-chat", "anthropic-messages");
+    static final List<String> DIRS = List.of("claude-code", "pi", "pi-v3", "openai-chat", "anthropic-messages", "codex");
 
     @TempDir
     Path tmp;
@@ -53,7 +53,7 @@ class RealTranscriptRoundTripTest {
             long openAiMessages = 0;
             for (ImportResult r : first.sessions) {
                 switch (r.format()) {
-                    case CLAUDE_CODE, PI -> {
+                    case CLAUDE_CODE, PI, CODEX -> {
                         for (ImportResult.Agent a : r.agents()) {
                             String text = exporter.export(r.session(), r.format(), a.agent());
                             List<JsonNode> got = parseLines(text);

@@ -1,0 +1,109 @@
+package dev.parley.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code import} reports problems and a summary; {@code export} says what a conversion left out. Real SQLite stores. */
+class TranscriptCommandsTest {
+    @TempDir
+    Path dir;
+
+    CliRun parley(String... args) {
+        return CliRun.run(args);
+    }
+
+    static final String SESSION = "0199c0de-0000-7000-8000-00000000c0de";
+
+    Path rollout() throws Exception {
+        Path file = dir.resolve("rollout.jsonl");
+        Files.writeString(file, String.join("\n",
+                "{\"timestamp\":\"2025-10-01T10:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"" + SESSION + "\",\"cwd\":\"/w\"}}",
+                "{\"timestamp\":\"2025-10-01T10:00:01.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"run it\"}]}}",
+                "{\"timestamp\":\"2025-10-01T10:00:02.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"reasoning\",\"summary\":[],\"encrypted_content\":\"gAAA\"}}",
+                "{\"timestamp\":\"2025-10-01T10:00:02.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{}\",\"call_id\":\"call_1\"}}",
+                "{\"timestamp\":\"2025-10-01T10:00:03.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"call_0\",\"output\":\"stray\"}}",
+                "{\"timestamp\":\"2025-10-01T10:00:04.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"turn_aborted\",\"reason\":\"interrupted\"}}") + "\n",
+                StandardCharsets.UTF_8);
+        return file;
+    }
+
+    static List<JsonNode> jsonLines(String text) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String l : text.split("\n")) {
+            if (!l.isBlank()) {
+                out.add(Json.parse(l));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void importJson_reportsEveryProblemAsJson_andEndsWithASummary() throws Exception {
+        String store = "sqlite:" + dir.resolve("p.db");
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, "{\"messages\": [ oops");
+        CliRun r = parley("--store", store, "import", "--json", rollout().toString(), bad.toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(jsonLines(r.out())).singleElement().satisfies(s -> {
+            assertThat(s.get("session").asText()).isEqualTo(SESSION);
+            assertThat(s.get("format").asText()).isEqualTo("codex");
+        });
+        List<JsonNode> err = jsonLines(r.err());
+        assertThat(err).allSatisfy(o -> assertThat(o.has("problem") || o.has("summary")).isTrue());
+        assertThat(err).anySatisfy(o -> {
+            assertThat(o.path("problem").asText()).isEqualTo("warning");
+            assertThat(o.path("callId").asText()).isEqualTo("call_0");
+            assertThat(o.path("line").asInt()).isEqualTo(5);
+        });
+        assertThat(err).anySatisfy(o -> {
+            assertThat(o.path("callId").asText()).isEqualTo("call_1");
+            assertThat(o.path("message").asText()).contains("dangling");
+        });
+        assertThat(err).anySatisfy(o -> {
+            assertThat(o.path("problem").asText()).isEqualTo("error");
+            assertThat(o.path("file").asText()).isEqualTo(bad.toString());
+        });
+        JsonNode summary = err.get(err.size() - 1).get("summary");
+        assertThat(summary.get("imported").asInt()).isEqualTo(1);
+        assertThat(summary.get("failed").asInt()).isEqualTo(1);
+        assertThat(summary.get("messages").asInt()).isEqualTo(4);
+        assertThat(summary.has("seconds")).isTrue();
+    }
+
+    @Test
+    void importText_endsWithASummaryLine_andReimportIsUnchanged() throws Exception {
+        String store = "sqlite:" + dir.resolve("p.db");
+        Path file = rollout();
+        assertThat(parley("--store", store, "import", file.toString()).err())
+                .contains("parley: 1 session imported, 0 updated, 0 unchanged, 0 failed; 4 messages;");
+        CliRun again = parley("--store", store, "import", file.toString());
+        assertThat(again.out()).startsWith("unchanged");
+        assertThat(again.err().strip().lines().reduce((a, b) -> b).orElseThrow())
+                .matches("parley: 0 sessions imported, 0 updated, 1 unchanged, 0 failed; 4 messages; [0-9.]+ s");
+    }
+
+    @Test
+    void exportToAnotherFormat_saysWhatItLeftOut_onStandardError() throws Exception {
+        String store = "sqlite:" + dir.resolve("p.db");
+        parley("--store", store, "import", rollout().toString());
+        CliRun chat = parley("--store", store, "export", SESSION, "--format", "openai-chat");
+        assertThat(chat.exit()).isZero();
+        JsonNode messages = Json.parse(chat.out()).get("messages");
+        assertThat(messages).hasSize(1);
+        assertThat(messages.get(0).get("content").asText()).isEqualTo("run it");
+        assertThat(chat.err()).contains("left out 1 reasoning blocks").contains("left out 1 tool calls that no result answers (call_1)")
+                .contains("left out 1 tool results that answer no call before them (call_0)");
+        CliRun same = parley("--store", store, "export", SESSION, "--format", "codex");
+        assertThat(same.err()).isEmpty();
+        assertThat(jsonLines(same.out())).hasSize(6);
+    }
+}
