@@ -139,7 +139,7 @@ class ParleyCommandTest {
             args[0] = "--store";
             args[1] = scheme + ":" + missing;
             System.arraycopy(command, 0, args, 2, command.length);
-            Run run = parley(args);
+            CliRun run = parley(args);
             assertThat(run.exit()).as(String.join(" ", args)).isEqualTo(3);
             assertThat(run.err()).contains("no store at");
         }
