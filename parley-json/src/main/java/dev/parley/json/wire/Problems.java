@@ -6,6 +6,8 @@ import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.EntryConflictException;
 import dev.parley.core.EntryId;
+import dev.parley.core.log.LastEntryMovedException;
+import dev.parley.core.AgentId;
 import dev.parley.core.ErrorCode;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
@@ -56,6 +58,11 @@ public final class Problems {
         } else if (e instanceof EntryConflictException c) {
             o.put("session", c.session().value());
             o.put("entry", c.entry().value());
+        } else if (e instanceof LastEntryMovedException m) {
+            o.put("session", m.session().value());
+            o.put("agent", m.agent().value());
+            putId(o, "expectedLast", m.expected());
+            putId(o, "actualLast", m.actual());
         } else if (e instanceof LeaseLostException l) {
             o.put("sessionId", l.sessionId());
             o.put("expectedToken", l.expectedToken());
@@ -67,6 +74,18 @@ public final class Problems {
             o.put("corruption", c.detail());
         }
         return o;
+    }
+
+    private static void putId(ObjectNode o, String key, @Nullable EntryId id) {
+        if (id == null) {
+            o.putNull(key);
+        } else {
+            o.put(key, id.value());
+        }
+    }
+
+    private static @Nullable EntryId id(JsonNode problem, String key) {
+        return problem.hasNonNull(key) ? new EntryId(problem.get(key).asText()) : null;
     }
 
     /**
@@ -128,7 +147,11 @@ public final class Problems {
             case ALREADY_EXISTS -> code.equals("CHAT_SESSION_ALREADY_EXISTS")
                     ? new SessionAlreadyExistsException(after(detail, "session ", " already exists"))
                     : new AlreadyExistsException(detail);
-            case REVISION_CONFLICT -> new RevisionConflictException(problem.path("sessionId").asText(),
+            case REVISION_CONFLICT -> code.equals("LOG_LAST_ENTRY_MOVED")
+                    ? new LastEntryMovedException(new SessionId(problem.path("session").asText()),
+                    new AgentId(problem.path("agent").asText()), id(problem, "expectedLast"),
+                    id(problem, "actualLast"))
+                    : new RevisionConflictException(problem.path("sessionId").asText(),
                     problem.path("expectedRevision").asLong(), problem.path("actualRevision").asLong());
             case CORRUPT_RECORD -> code.startsWith("CHAT_")
                     ? new StorageCorruptionException(problem.path("location").asText("?"),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
@@ -81,7 +82,7 @@ public final class Wire {
      * @param entries the entries, in order
      * @param usage the usage
      */
-    public record Batch(List<NewEntry> entries, Usage usage) {
+    public record Batch(List<NewEntry> entries, Usage usage, boolean conditional, @Nullable EntryId expectedLast) {
         public Batch {
             entries = List.copyOf(entries);
         }
@@ -89,7 +90,23 @@ public final class Wire {
 
     /** {@code {"entries":[entry without seq…],"usage":{…}}}: an append request of {@code agent}. */
     public static ObjectNode encodeBatch(AgentId agent, List<NewEntry> batch, Usage usage) {
+        return encodeBatch(agent, batch, usage, false, null);
+    }
+
+    /**
+     * An append request of {@code agent}; a conditional one ({@code MessageLog.appendIfLast}) also carries
+     * {@code "expectedLast"}: the agent's latest entry the batch continues from, or null for none.
+     */
+    public static ObjectNode encodeBatch(AgentId agent, List<NewEntry> batch, Usage usage, boolean conditional,
+                                         @Nullable EntryId expectedLast) {
         ObjectNode o = Json.object();
+        if (conditional) {
+            if (expectedLast == null) {
+                o.putNull("expectedLast");
+            } else {
+                o.put("expectedLast", expectedLast.value());
+            }
+        }
         ArrayNode entries = o.putArray("entries");
         for (NewEntry e : batch) {
             entries.add(parse(EntryCodec.encodeRow(e, agent), "an entry"));
@@ -105,7 +122,8 @@ public final class Wire {
      */
     public static Batch decodeBatch(JsonNode node, AgentId agent) {
         return strict(() -> {
-            StrictObject o = StrictObject.of(node, "append request").allowOnly(Set.of("entries", "usage"));
+            StrictObject o = StrictObject.of(node, "append request").allowOnly(Set.of("entries", "usage",
+                    "expectedLast"));
             List<NewEntry> entries = new ArrayList<>();
             JsonNode array = o.required("entries");
             if (!array.isArray()) {
@@ -126,7 +144,9 @@ public final class Wire {
             }
             Usage usage = o.has("usage") ? EntryCodec.decodeUsage(o.required("usage"), "append request usage")
                     : Usage.ZERO;
-            return new Batch(entries, usage);
+            boolean conditional = node.has("expectedLast"); // present, even as null ("the agent has no entry yet")
+            String expected = conditional ? o.optionalString("expectedLast") : null;
+            return new Batch(entries, usage, conditional, expected == null ? null : new EntryId(expected));
         });
     }
 

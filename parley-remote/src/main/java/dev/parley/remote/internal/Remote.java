@@ -98,6 +98,19 @@ public final class Remote {
                 return write("append", r, Wire::decodeAppendResult, f -> f.log().append(session, agent, batch, usage));
             }
 
+            /**
+             * The condition is checked by the server, atomically with the append. When the server cannot be reached the
+             * batch falls back unconditionally, like any append (a message is never dropped for want of a check); the
+             * replay to the server is then a plain, idempotent append.
+             */
+            @Override
+            public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
+                                             List<NewEntry> batch, Usage usage) {
+                Request r = new Request("POST", agent(session, agent) + "/entries", Map.of(),
+                        Wire.encodeBatch(agent, batch, usage, true, expectedLast));
+                return write("append", r, Wire::decodeAppendResult, f -> f.log().append(session, agent, batch, usage));
+            }
+
             @Override
             public List<Entry> load(SessionId session, @Nullable AgentId agent) {
                 Request r = new Request("GET", log(session) + "/entries",

@@ -155,7 +155,9 @@ public final class Api {
         SessionId session = session(ctx);
         AgentId agent = agent(ctx);
         Wire.Batch batch = Wire.decodeBatch(body(ctx), agent);
-        AppendResult result = store(ctx).log().append(session, agent, batch.entries(), batch.usage());
+        AppendResult result = batch.conditional()
+                ? store(ctx).log().appendIfLast(session, agent, batch.expectedLast(), batch.entries(), batch.usage())
+                : store(ctx).log().append(session, agent, batch.entries(), batch.usage());
         signals.signal(store(ctx).scope(), session);
         json(ctx, Wire.encodeAppendResult(result));
     }
