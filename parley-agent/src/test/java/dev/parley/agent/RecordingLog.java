@@ -5,12 +5,11 @@ import dev.parley.core.EntryId;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.ForwardingMessageLog;
 import dev.parley.core.log.MessageLog;
-import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
@@ -19,16 +18,15 @@ import org.jspecify.annotations.Nullable;
  * append can be made to lose its answer — it is stored, then the caller gets an {@link UnavailableException}, as
  * when a remote node times out after committing.
  */
-final class RecordingLog implements MessageLog {
+final class RecordingLog extends ForwardingMessageLog {
     /** One append call: what was sent and how many entries the log wrote. */
     record Call(List<NewEntry> batch, Usage usage, int written) {}
 
-    private final MessageLog delegate;
     final List<Call> calls = new CopyOnWriteArrayList<>();
     private volatile boolean loseNextAnswer;
 
     RecordingLog(MessageLog delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** The next append is stored, and then fails as if its answer was lost. */
@@ -38,7 +36,10 @@ final class RecordingLog implements MessageLog {
 
     @Override
     public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
-        AppendResult result = delegate.append(session, agent, batch, usage);
+        return record(batch, usage, delegate().append(session, agent, batch, usage));
+    }
+
+    private AppendResult record(List<NewEntry> batch, Usage usage, AppendResult result) {
         calls.add(new Call(List.copyOf(batch), usage, result.written()));
         if (loseNextAnswer) {
             loseNextAnswer = false;
@@ -48,27 +49,8 @@ final class RecordingLog implements MessageLog {
     }
 
     @Override
-    public List<Entry> load(SessionId session, @Nullable AgentId agent) {
-        return delegate.load(session, agent);
-    }
-
-    @Override
-    public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
-        return delegate.lastEntry(session, agent);
-    }
-
-    @Override
-    public void truncateAfter(SessionId session, EntryId entry) {
-        delegate.truncateAfter(session, entry);
-    }
-
-    @Override
-    public Usage loadUsage(SessionId session, AgentId agent) {
-        return delegate.loadUsage(session, agent);
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
+    public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
+                                     List<NewEntry> batch, Usage usage) {
+        return record(batch, usage, delegate().appendIfLast(session, agent, expectedLast, batch, usage));
     }
 }

@@ -8,6 +8,7 @@ import dev.parley.core.EntryId;
 import dev.parley.core.ParleyException;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.ForwardingMessageLog;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
@@ -82,7 +83,7 @@ class BrokenMessageLogsTest {
         }
 
         /** Reads that meet a damaged entry fail with {@link CorruptRecordException}, or skip it when broken. */
-        final class Decoding extends ForwardingLog {
+        final class Decoding extends ForwardingMessageLog {
             private final String scope;
             private final boolean skip;
 
@@ -117,45 +118,6 @@ class BrokenMessageLogsTest {
         }
     }
 
-    /** A log that forwards every call, for a test to break one. */
-    static class ForwardingLog implements MessageLog {
-        final MessageLog real;
-
-        ForwardingLog(MessageLog real) {
-            this.real = real;
-        }
-
-        @Override
-        public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
-            return real.append(session, agent, batch, usage);
-        }
-
-        @Override
-        public List<Entry> load(SessionId session, @Nullable AgentId agent) {
-            return real.load(session, agent);
-        }
-
-        @Override
-        public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
-            return real.lastEntry(session, agent);
-        }
-
-        @Override
-        public void truncateAfter(SessionId session, EntryId entry) {
-            real.truncateAfter(session, entry);
-        }
-
-        @Override
-        public Usage loadUsage(SessionId session, AgentId agent) {
-            return real.loadUsage(session, agent);
-        }
-
-        @Override
-        public void close() {
-            real.close();
-        }
-    }
-
     private List<Verdict> run(Function<MessageLog, MessageLog> breaker) {
         return MessageLogScenarios.run(new Harness(breaker::apply, false));
     }
@@ -177,7 +139,7 @@ class BrokenMessageLogsTest {
     void logThatOrdersByTimestamp_isCaughtByInsertionOrder() {
         // What a store does that sorts on the entries' timestamps (LangChain4j and Spring AI stores): ties and clocks
         // that run backwards reorder the conversation.
-        List<Verdict> verdicts = run(log -> new ForwardingLog(log) {
+        List<Verdict> verdicts = run(log -> new ForwardingMessageLog(log) {
             @Override
             public List<Entry> load(SessionId session, @Nullable AgentId agent) {
                 return super.load(session, agent).stream().sorted(Comparator.comparing(Entry::timestamp,
@@ -191,7 +153,7 @@ class BrokenMessageLogsTest {
     @Test
     void logThatHalfWritesAFailingBatch_isCaughtByBatchAtomicity() {
         // No transaction: the entries are written one by one, and those before the bad one stay written.
-        List<Verdict> verdicts = run(log -> new ForwardingLog(log) {
+        List<Verdict> verdicts = run(log -> new ForwardingMessageLog(log) {
             @Override
             public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
                 try {
@@ -217,7 +179,7 @@ class BrokenMessageLogsTest {
         // A batch sent again after a lost answer is written a second time, with its usage. (The memory store refuses
         // an id twice, so the copies carry a suffix: what a store keyed on its seq alone would hold.)
         AtomicInteger retries = new AtomicInteger();
-        List<Verdict> verdicts = run(log -> new ForwardingLog(log) {
+        List<Verdict> verdicts = run(log -> new ForwardingMessageLog(log) {
             @Override
             public synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch,
                                                     Usage usage) {
@@ -243,7 +205,7 @@ class BrokenMessageLogsTest {
     @Test
     void logThatTruncatesTheNamedEntryToo_isCaughtByTruncateAfter() {
         // An off-by-one: truncateAfter(e) removes e as well.
-        List<Verdict> verdicts = run(log -> new ForwardingLog(log) {
+        List<Verdict> verdicts = run(log -> new ForwardingMessageLog(log) {
             @Override
             public void truncateAfter(SessionId session, EntryId entry) {
                 List<Entry> all = super.load(session, null);
@@ -265,7 +227,7 @@ class BrokenMessageLogsTest {
 
     @Test
     void brokenLogFailure_namesTheScenarioInItsDetail() {
-        List<Verdict> verdicts = run(log -> new ForwardingLog(log) {
+        List<Verdict> verdicts = run(log -> new ForwardingMessageLog(log) {
             @Override
             public List<Entry> load(SessionId session, @Nullable AgentId agent) {
                 List<Entry> entries = new ArrayList<>(super.load(session, agent));
