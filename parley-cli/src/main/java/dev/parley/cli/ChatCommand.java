@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -89,12 +90,13 @@ final class ChatCommand implements Callable<Integer> {
         String modelId = model != null ? model : defaultModel(provider);
         ModelProvider modelProvider = ModelProviders.create(provider, modelId, System.getenv());
         Store store = root.store();
-        SessionId id = chooseSession(store, err);
+        boolean terminal = System.console() != null && prompt == null;
+        // An interactive chat names its session in the banner; otherwise the choice is said once, on standard error.
+        SessionId id = chooseSession(store, terminal ? null : err);
         Clock clock = Clock.systemUTC();
         AgentSession agentSession = new AgentSession(store.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
         Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, agentSession, clock);
         ConsoleReceiver receiver = new ConsoleReceiver(out, "");
-        boolean terminal = System.console() != null && prompt == null;
 
         Message dangling = chat.danglingPrompt().orElse(null);
         if (dangling != null) {
@@ -179,7 +181,7 @@ final class ChatCommand implements Callable<Integer> {
      * @throws NotFoundException if there is no session to continue, or SESSION names none and --new was not given
      * @throws AlreadyExistsException if --new names a session that exists
      */
-    private SessionId chooseSession(Store store, PrintWriter err) {
+    private SessionId chooseSession(Store store, @Nullable PrintWriter announce) {
         if (continueLatest && (createNew || session != null)) {
             throw new InvalidInputException("--continue resumes the most recent session: give no SESSION and no --new");
         }
@@ -189,17 +191,17 @@ final class ChatCommand implements Callable<Integer> {
             chosen = catalog.flatMap(SessionCatalog::findMostRecent).map(SessionInfo::id).orElseThrow(() ->
                     new NotFoundException("no session to continue in " + root.storeLabel()
                             + (catalog.isEmpty() ? " (it keeps no sessions)" : "") + "; run parley chat to start one"));
-            err.println("session " + chosen);
+            say(announce, "session " + chosen);
         } else if (session == null) {
             chosen = IdGenerator.uuidV7().newSessionId();
-            err.println("session " + chosen);
+            say(announce, "session " + chosen);
         } else if (createNew) {
             chosen = new SessionId(session);
             if (catalog.isPresent() && catalog.get().find(chosen).isPresent()) {
                 throw new AlreadyExistsException("session " + chosen + " already exists in " + root.storeLabel()
                         + "; leave out --new to resume it");
             }
-            err.println("new session " + chosen);
+            say(announce, "new session " + chosen);
         } else if (catalog.isEmpty()) {
             throw new NotFoundException("no session " + session + " in " + root.storeLabel()
                     + " (it keeps no sessions); pass --new to create it");
@@ -210,8 +212,14 @@ final class ChatCommand implements Callable<Integer> {
                 throw new NotFoundException(e.getMessage() + "; pass --new to create it", e);
             }
         }
-        err.flush();
         return chosen;
+    }
+
+    private static void say(@Nullable PrintWriter announce, String line) {
+        if (announce != null) {
+            announce.println(line);
+            announce.flush();
+        }
     }
 
     static String defaultModel(String provider) {
