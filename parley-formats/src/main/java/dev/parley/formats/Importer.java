@@ -1,5 +1,6 @@
 package dev.parley.formats;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
@@ -272,7 +273,10 @@ public final class Importer {
 
     private static JsonNode readDocument(Path file) {
         try {
-            return Json.mapper().readTree(file.toFile());
+            return Json.readSource(file);
+        } catch (JsonProcessingException e) {
+            throw new SourceFileException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
+                    "not valid JSON: " + Json.problem(e), e);
         } catch (IOException e) {
             throw new SourceFileException(file, 0, "not valid JSON: " + e.getMessage(), e);
         }

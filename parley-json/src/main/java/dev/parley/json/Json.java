@@ -107,6 +107,13 @@ public final class Json {
 
     private Json() {}
 
+    /**
+     * Reads what Parley imports (transcript files): as {@link #parse}, and a key that appears twice in one object is an
+     * error, where Jackson would silently keep the last value.
+     */
+    private static final com.fasterxml.jackson.databind.ObjectReader SOURCES = MAPPER.reader()
+            .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
     /** The configured mapper. Do not reconfigure it. */
     public static ObjectMapper mapper() {
         return MAPPER;
@@ -128,6 +135,36 @@ public final class Json {
             throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
         }
         return node;
+    }
+
+    /**
+     * Parses a source record (a line or document of an imported transcript): as {@link #parse}, and a key repeated in
+     * one object is refused ({@code Duplicate field 'k'}, with its line and column in {@link #problem}).
+     *
+     * @throws JsonProcessingException if it is not one well-formed JSON value, or repeats a key
+     */
+    public static JsonNode parseSource(String text) throws JsonProcessingException {
+        JsonNode node = SOURCES.readTree(text);
+        if (node == null || node.isMissingNode()) {
+            throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
+        }
+        return node;
+    }
+
+    /**
+     * Reads a source document (an imported JSON transcript) whole: as {@link #parseSource}.
+     *
+     * @throws JsonProcessingException if it is not one well-formed JSON value, or repeats a key
+     * @throws java.io.IOException if the file cannot be read
+     */
+    public static JsonNode readSource(java.nio.file.Path file) throws java.io.IOException {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            JsonNode node = SOURCES.readTree(in);
+            if (node == null || node.isMissingNode()) {
+                throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
+            }
+            return node;
+        }
     }
 
     /**
