@@ -132,7 +132,7 @@ public final class SqliteStore extends JdbcStore {
     /** Why an existing database file can only be read, or null when it and its directory can be written. */
     private static String whyReadOnly(Path file) {
         if (!Files.isWritable(file)) {
-            return "the file is read-only";
+            return "the file cannot be written (a read-only file, or a read-only file system)";
         }
         Path dir = file.getParent();
         if (dir != null && !Files.isWritable(dir)) {
