@@ -6,6 +6,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.AgentSession;
+import dev.parley.core.log.EntryLimits;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.Role;
@@ -60,6 +61,26 @@ class AgentCommandsTest {
                     .map(Entry::message).toList();
             assertThat(messages).extracting(m -> m.role().name() + ":" + m.text())
                     .containsExactly("user:hi", "assistant:You said: hi", "user:hi", "assistant:You said: hi");
+        }
+    }
+
+    @Test
+    void chatWithAPromptTooLargeToReadBack_isRefusedWithExit2_andTheSessionStaysReadable() {
+        // Issue 14, break 1: a message over the JSON reader's string limit was acknowledged, then show, export and chat
+        // failed on the whole session (exit 6).
+        String store = "sqlite:" + dir.resolve("chat.db");
+        String session = "0199d0d0-0000-7000-8000-000000000009";
+        assertThat(parley("--store", store, "chat", "--new", session, "--provider", "scripted", "--prompt", "hi")
+                .exit()).isZero();
+        Run big = parley("--store", store, "chat", session, "--provider", "scripted", "--prompt",
+                "x".repeat(EntryLimits.MAX_TEXT_CHARS + 1));
+        assertThat(big.exit()).as(big.err()).isEqualTo(2);
+        assertThat(big.err()).contains("too large");
+        Run shown = parley("--store", store, "show", session);
+        assertThat(shown.exit()).as(shown.err()).isZero();
+        assertThat(shown.out()).contains("You said: hi");
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.log().load(new SessionId(session), null)).hasSize(2);
         }
     }
 

@@ -128,6 +128,25 @@ class ParleyCommandTest {
         assertThat(Json.parse(list.out()).get("sessions")).hasSize(1);
     }
 
+    /** Issue 14, break 9: a 129-character or {@code ..} session id was "no session" (exit 3), not an invalid id. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"sqlite", "jsonl"})
+    void sessionIdsThatCannotBeIds_areInvalidInput_notMissingSessions(String scheme) throws Exception {
+        String store = scheme + ":" + dir.resolve(scheme.equals("sqlite") ? "p.db" : "store");
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-000000000001", 1).strip());
+        assertThat(parley("--store", store, "import", dir.resolve("in").toString()).exit()).isZero();
+        for (String bad : List.of("..", "x".repeat(129), "../p", "a/b")) {
+            for (String[] command : List.of(new String[] {"show", bad}, new String[] {"tree", bad},
+                    new String[] {"export", bad, "--format", "pi"}, new String[] {"delete", bad})) {
+                List<String> args = new java.util.ArrayList<>(List.of("--store", store));
+                args.addAll(List.of(command));
+                CliRun run = parley(args.toArray(String[]::new));
+                assertThat(run.exit()).as(String.join(" ", args) + ": " + run.err()).isEqualTo(2);
+                assertThat(run.err()).contains("invalid session id");
+            }
+        }
+    }
+
     /** Regression: read-only commands created an empty SQLite database at a mistyped path once stores were found by URI. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"sqlite", "jsonl"})

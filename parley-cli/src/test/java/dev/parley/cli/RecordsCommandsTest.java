@@ -119,4 +119,40 @@ class RecordsCommandsTest {
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("invalid scope");
     }
+
+    /**
+     * Issue 14, break 7: on PostgreSQL the record commands read any tenant's records with {@code --scope} although
+     * the URI bound one, and a misspelt scope key went to the driver and silently bound the shared default scope.
+     */
+    @Test
+    void postgresUriThatBindsAScope_bindsTheRecordCommands_andMisspeltScopeKeysAreRefused() throws Exception {
+        String url = TestPostgres.newDatabase();
+        Instant t = Instant.parse("2026-03-01T00:00:00Z");
+        try (Store a = Stores.open("postgres:" + url + "&parley.scope=tenant-a");
+             Store b = Stores.open("postgres:" + url + "&parley.scope=tenant-b");
+             Store shared = Stores.open("postgres:" + url)) {
+            a.sessions().orElseThrow().create(ChatSession.builder("a-1", t).name("mine").build());
+            b.sessions().orElseThrow().create(ChatSession.builder("b-1", t).name("theirs").build());
+            shared.sessions().orElseThrow().create(ChatSession.builder("shared-1", t).name("default").build());
+        }
+        String boundToA = "postgres:" + url + "&parley.scope=tenant-a";
+
+        assertThat(ids(parley("--store", boundToA, "sessions", "--records", "--json"))).containsExactly("a-1");
+        assertThat(ids(parley("--store", boundToA, "sessions", "--scope", "tenant-a", "--json")))
+                .containsExactly("a-1");
+        Run escape = parley("--store", boundToA, "sessions", "--scope", "tenant-b", "--json");
+        assertThat(escape.exit()).as(escape.out() + escape.err()).isEqualTo(2);
+        assertThat(escape.out()).doesNotContain("b-1");
+        assertThat(escape.err()).contains("tenant-a");
+
+        for (String misspelt : List.of("parley_scope", "Parley.Scope")) {
+            Run run = parley("--store", "postgres:" + url + "&" + misspelt + "=tenant-b", "sessions", "--records",
+                    "--json");
+            assertThat(run.exit()).as(misspelt + ": " + run.out() + run.err()).isEqualTo(2);
+            assertThat(run.out()).doesNotContain("shared-1").doesNotContain("b-1");
+            assertThat(run.err()).contains(misspelt);
+        }
+        assertThat(ids(parley("--store", "postgres:" + url, "sessions", "--records", "--json")))
+                .containsExactly("shared-1");
+    }
 }

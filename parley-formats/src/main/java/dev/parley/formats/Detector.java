@@ -61,7 +61,7 @@ public final class Detector {
         }
         if (trimmed.startsWith("{")) {
             try {
-                JsonNode record = Json.parse(trimmed);
+                JsonNode record = Json.parseSource(trimmed);
                 if (record.isObject()) {
                     Format f = lineFormat(record);
                     if (f != null) {
@@ -80,7 +80,7 @@ public final class Detector {
         }
         JsonNode doc;
         try {
-            doc = Json.mapper().readTree(file.toFile());
+            doc = Json.readSource(file);
         } catch (IOException e) {
             return Detection.malformed("not valid JSON: " + (e instanceof JsonProcessingException j
                     ? Json.problem(j) + " (line " + (j.getLocation() == null ? "?" : j.getLocation().getLineNr()) + ")"

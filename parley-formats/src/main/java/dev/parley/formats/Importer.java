@@ -1,5 +1,6 @@
 package dev.parley.formats;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
@@ -32,6 +33,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -271,7 +273,10 @@ public final class Importer {
 
     private static JsonNode readDocument(Path file) {
         try {
-            return Json.mapper().readTree(file.toFile());
+            return Json.readSource(file);
+        } catch (JsonProcessingException e) {
+            throw new SourceFileException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
+                    "not valid JSON: " + Json.problem(e), e);
         } catch (IOException e) {
             throw new SourceFileException(file, 0, "not valid JSON: " + e.getMessage(), e);
         }
@@ -456,7 +461,8 @@ public final class Importer {
         }
         SessionInfo target = null;
         Map<AgentId, Fit> fits = null;
-        for (SessionInfo candidate : catalog.findByOrigin(ps.origin())) {
+        List<SessionInfo> candidates = catalog.findByOrigin(ps.origin());
+        for (SessionInfo candidate : candidates) {
             Map<AgentId, Fit> f = fit(candidate, ps);
             if (!f.containsValue(Fit.CONFLICT)) {
                 target = candidate;
@@ -468,7 +474,7 @@ public final class Importer {
         ImportResult.Status status;
         SessionId session;
         if (target == null) {
-            session = chooseId(ps);
+            session = chooseId(ps, candidates);
             catalog.create(new NewSession(session, ps.title(), ps.origin(), metadata(ps)));
             status = ImportResult.Status.IMPORTED;
             for (ParsedAgent agent : ps.agents()) {
@@ -514,7 +520,7 @@ public final class Importer {
     private int storeBySourceId(ParsedSession ps, Listener listener) {
         List<SessionInfo> candidates = catalog.findByOrigin(ps.origin());
         if (candidates.isEmpty()) {
-            SessionId session = chooseId(ps);
+            SessionId session = chooseId(ps, candidates);
             catalog.create(new NewSession(session, ps.title(), ps.origin(), metadata(ps)));
             int rejected = 0;
             for (ParsedAgent agent : ps.agents()) {
@@ -583,7 +589,8 @@ public final class Importer {
         List<AgentId> agentsInOrder = ps.agents().stream().flatMap(a -> a.entries().stream().map(e -> a.agent())).toList();
         SessionId session = null;
         ImportResult.Status status = ImportResult.Status.IMPORTED;
-        for (SessionInfo candidate : catalog.findByOrigin(ps.origin())) {
+        List<SessionInfo> candidates = catalog.findByOrigin(ps.origin());
+        for (SessionInfo candidate : candidates) {
             List<Entry> have = log.load(candidate.id(), null);
             boolean same = have.size() == all.size();
             for (int i = 0; same && i < have.size(); i++) {
@@ -597,7 +604,7 @@ public final class Importer {
         }
         int rejected = 0;
         if (session == null) {
-            session = chooseId(ps);
+            session = chooseId(ps, candidates);
             catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata()));
             try {
                 for (ParsedAgent run : ps.agents()) {
@@ -684,19 +691,44 @@ public final class Importer {
     }
 
     /**
-     * The new session's id: the source's own id when it is valid and free, otherwise one derived from the origin and
-     * the source files, so that two processes importing the same source at once pick the same id (and one of them
-     * finds the other's session) instead of making two.
+     * The new session's id: the source's own id when it is valid and free, otherwise one derived from the source: for
+     * a source identified by its session id ({@link #identifiedById}) from that identity alone, else from the origin,
+     * the source files and the content. Two processes importing the same source at once so pick the same id, and the
+     * second one's create fails; a session of this origin found under either id that {@code known} does not hold
+     * was made by such a process after this attempt looked: the attempt is abandoned and the caller looks again
+     * ({@link #storeRetrying}), finding it, instead of making a second session for the source (issue 14, break 5).
+     *
+     * @param known the sessions of this origin this attempt looked at and found no place in
+     * @throws AlreadyExistsException if a concurrent import made a session of this origin meanwhile
      */
-    private SessionId chooseId(ParsedSession ps) {
+    private SessionId chooseId(ParsedSession ps, List<SessionInfo> known) {
         String own = ps.sourceSessionId();
-        if (own != null && Ids.isValid(own) && catalog.find(new SessionId(own)).isEmpty()) {
-            return new SessionId(own);
+        if (own != null && Ids.isValid(own)) {
+            SessionId id = new SessionId(own);
+            Optional<SessionInfo> holder = catalog.find(id);
+            if (holder.isEmpty()) {
+                return id;
+            }
+            requireKnown(holder.get(), ps, known);
         }
-        StringBuilder key = new StringBuilder(ps.origin());
-        ps.agents().forEach(a -> key.append('\n').append(a.agent()).append('=').append(a.source()));
-        key.append('\n').append(ps.source()).append('#').append(ps.index()).append('\n').append(contentDigest(ps));
-        return new SessionId(nameBasedUuid(key.toString()).toString());
+        SessionId derived;
+        if (identifiedById(ps)) {
+            derived = new SessionId(nameBasedUuid(ps.origin()).toString());
+        } else {
+            StringBuilder key = new StringBuilder(ps.origin());
+            ps.agents().forEach(a -> key.append('\n').append(a.agent()).append('=').append(a.source()));
+            key.append('\n').append(ps.source()).append('#').append(ps.index()).append('\n').append(contentDigest(ps));
+            derived = new SessionId(nameBasedUuid(key.toString()).toString());
+        }
+        catalog.find(derived).ifPresent(holder -> requireKnown(holder, ps, known));
+        return derived;
+    }
+
+    private static void requireKnown(SessionInfo holder, ParsedSession ps, List<SessionInfo> known) {
+        if (ps.origin().equals(holder.origin()) && known.stream().noneMatch(k -> k.id().equals(holder.id()))) {
+            throw new AlreadyExistsException("session " + holder.id() + " of " + ps.origin()
+                    + " was created meanwhile, by another import of the same source");
+        }
     }
 
     /** A digest of every entry's canonical JSON: the same content gives the same digest in any process. */

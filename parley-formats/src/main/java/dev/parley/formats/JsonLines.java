@@ -60,7 +60,7 @@ final class JsonLines {
             }
             JsonNode node;
             try {
-                node = Json.parse(text);
+                node = Json.parseSource(text);
             } catch (JsonProcessingException e) {
                 if (last) {
                     warnings.add(ImportProblem.warning(file, number,

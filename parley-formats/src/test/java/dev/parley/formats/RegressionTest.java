@@ -53,6 +53,29 @@ class RegressionTest {
         return r;
     }
 
+    /** Issue 14, break 9: a record that repeats a key was imported with the last value, the first silently lost. */
+    @Test
+    void duplicateKeysInASourceRecord_areRefusedNamingFileAndLine() throws Exception {
+        String lines = pi("0199a1b2-c3d4-7e5f-8a9b-00000000d0b1", "\"first\"", "\"second\"");
+        Path jsonl = write("in/dup.jsonl", lines.replace("\"content\":\"second\"",
+                "\"content\":\"second\",\"content\":\"replaced\""));
+        Path document = write("in/dup.json", "{\"messages\": [\n  {\"role\": \"user\", \"content\": \"hi\"},\n"
+                + "  {\"role\": \"assistant\", \"content\": \"a\", \"role\": \"user\"}\n]}\n");
+        try (Store store = Stores.open("sqlite:" + dir.resolve("p.db"))) {
+            Recorder r = importInto(store, jsonl, document);
+            assertThat(r.fatal()).hasSize(2);
+            ImportProblem inLines = r.fatal().stream().filter(p -> p.file().equals(jsonl)).findFirst().orElseThrow();
+            assertThat(inLines.line()).isEqualTo(3);
+            assertThat(inLines.message()).contains("Duplicate field 'content'");
+            ImportProblem inDocument = r.fatal().stream().filter(p -> p.file().equals(document)).findFirst()
+                    .orElseThrow();
+            assertThat(inDocument.message()).contains("Duplicate field 'role'");
+            assertThat(inDocument.line() == 3 || inDocument.message().contains("line 3"))
+                    .as("the line is named: %s", inDocument.describe()).isTrue();
+            assertThat(store.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+        }
+    }
+
     @Test
     void concurrentImportsOfTheSameSources_makeOneSessionEach() throws Exception {
         for (int i = 0; i < 12; i++) {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.RawJson;
+import dev.parley.core.log.EntryLimits;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -17,21 +18,27 @@ import java.util.Map;
  * The shared Jackson setup and the small JSON helpers every Parley codec uses.
  *
  * <p>Numbers are kept exactly: decimals as {@link java.math.BigDecimal} with their scale ({@code 1.10} stays
- * {@code 1.10}), integers at whatever size they have. Strings up to {@value #MAX_STRING_CHARS} characters are
- * accepted (a base64 image in a tool result is typically 100 KB).
+ * {@code 1.10}), integers at whatever size they have (up to {@value #MAX_NUMBER_CHARS} characters).
+ *
+ * <p>The read limits are the write limits of the message log ({@link EntryLimits}), so that every entry an append
+ * acknowledges reads back: strings and object keys up to {@value #MAX_STRING_CHARS} characters (an entry holds no
+ * more text than that in all), nesting up to {@value #MAX_DEPTH} levels (a raw value's {@value #MAX_SOURCE_DEPTH}
+ * and the envelope an entry adds around it). A base64 image in a tool result is typically 100 KB.
  *
  * <p>Thread-safe.
  */
 public final class Json {
-    /** The longest JSON string value accepted, in characters. */
-    public static final int MAX_STRING_CHARS = 64 * 1024 * 1024;
+    /** The longest JSON string value or object key accepted, in characters: {@link EntryLimits#MAX_TEXT_CHARS}. */
+    public static final int MAX_STRING_CHARS = EntryLimits.MAX_TEXT_CHARS;
+    /** The longest number accepted, in characters: {@link EntryLimits#MAX_NUMBER_CHARS}. */
+    public static final int MAX_NUMBER_CHARS = EntryLimits.MAX_NUMBER_CHARS;
     /**
      * How deeply stored JSON may nest. Sources are limited to {@link #MAX_SOURCE_DEPTH}; the margin is for the
      * envelope an entry and its residual add around a source record.
      */
-    public static final int MAX_DEPTH = 1200;
-    /** How deeply an imported source record may nest. */
-    public static final int MAX_SOURCE_DEPTH = 1000;
+    public static final int MAX_DEPTH = EntryLimits.MAX_RAW_DEPTH + 200;
+    /** How deeply an imported source record, or any raw JSON value of an entry, may nest. */
+    public static final int MAX_SOURCE_DEPTH = EntryLimits.MAX_RAW_DEPTH;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -47,7 +54,8 @@ public final class Json {
         for (ObjectMapper m : new ObjectMapper[] {MAPPER, ESCAPING}) {
             m.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                     .maxStringLength(MAX_STRING_CHARS)
-                    .maxNumberLength(10_000)
+                    .maxNameLength(MAX_STRING_CHARS)
+                    .maxNumberLength(MAX_NUMBER_CHARS)
                     .maxNestingDepth(MAX_DEPTH)
                     .build());
             m.getFactory().setStreamWriteConstraints(com.fasterxml.jackson.core.StreamWriteConstraints.builder()
@@ -99,6 +107,13 @@ public final class Json {
 
     private Json() {}
 
+    /**
+     * Reads what Parley imports (transcript files): as {@link #parse}, and a key that appears twice in one object is an
+     * error, where Jackson would silently keep the last value.
+     */
+    private static final com.fasterxml.jackson.databind.ObjectReader SOURCES = MAPPER.reader()
+            .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
     /** The configured mapper. Do not reconfigure it. */
     public static ObjectMapper mapper() {
         return MAPPER;
@@ -120,6 +135,36 @@ public final class Json {
             throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
         }
         return node;
+    }
+
+    /**
+     * Parses a source record (a line or document of an imported transcript): as {@link #parse}, and a key repeated in
+     * one object is refused ({@code Duplicate field 'k'}, with its line and column in {@link #problem}).
+     *
+     * @throws JsonProcessingException if it is not one well-formed JSON value, or repeats a key
+     */
+    public static JsonNode parseSource(String text) throws JsonProcessingException {
+        JsonNode node = SOURCES.readTree(text);
+        if (node == null || node.isMissingNode()) {
+            throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
+        }
+        return node;
+    }
+
+    /**
+     * Reads a source document (an imported JSON transcript) whole: as {@link #parseSource}.
+     *
+     * @throws JsonProcessingException if it is not one well-formed JSON value, or repeats a key
+     * @throws java.io.IOException if the file cannot be read
+     */
+    public static JsonNode readSource(java.nio.file.Path file) throws java.io.IOException {
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            JsonNode node = SOURCES.readTree(in);
+            if (node == null || node.isMissingNode()) {
+                throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
+            }
+            return node;
+        }
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.parley.core.AgentId;
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.EntryId;
 import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.EntryLimits;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
@@ -50,6 +52,31 @@ class EntryCodecTest {
                     new SourceRecord("pi", seq % 2 == 0 ? null : RawJson.of("{\"a\":1}")));
             assertThat(EntryCodec.decode(Json.write(EntryCodec.encode(e)), "test")).isEqualTo(e);
             seq++;
+        }
+    }
+
+    /**
+     * Issue 14, break 1: the reader's limits must be at least the append check's ({@link EntryLimits}), or an
+     * acknowledged entry is unreadable. A metadata key over Jackson's default name limit (50,000 characters) was
+     * stored and then failed every read of its session.
+     */
+    @Test
+    void entriesAtEveryLimitOfTheAppendCheck_readBack() {
+        String longest = "x".repeat(EntryLimits.MAX_TEXT_CHARS - 1);
+        String longKey = "k".repeat(60_000);
+        int deep = EntryLimits.MAX_RAW_DEPTH - 2;
+        RawJson deepest = RawJson.of("[".repeat(deep) + "]".repeat(deep));
+        List<EntryPayload> payloads = List.of(
+                Message.user(longest),
+                Message.builder(Role.USER).plainText("m").putMetadata(longKey, RawJson.of("1")).build(),
+                Message.assistant(List.of(new ContentBlock.ToolResult("c", null,
+                        List.of(new ContentBlock.ToolCall("c", "deep", deepest)), false, false))),
+                new EntryPayload.Custom("big", RawJson.of("{ \"not compact\": \"" + "y".repeat(1 << 20) + "\" }")));
+        long seq = 1;
+        for (EntryPayload p : payloads) {
+            Entry e = entry(seq++, p);
+            EntryLimits.check(new SessionId("s"), 0, e.toNewEntry());
+            assertThat(EntryCodec.decode(Json.write(EntryCodec.encode(e)), "test")).isEqualTo(e);
         }
     }
 

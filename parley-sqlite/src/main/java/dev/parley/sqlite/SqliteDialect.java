@@ -34,10 +34,20 @@ final class SqliteDialect extends SqlDialect {
             LOCATOR_PREFIX);
 
     private final Connection connection;
+    private final @Nullable String readOnly;
 
     SqliteDialect(String where, Connection connection) {
+        this(where, connection, null);
+    }
+
+    /**
+     * @param readOnly why the connection was opened for reading only, or null when it writes: a write then fails with
+     *     an error that says so
+     */
+    SqliteDialect(String where, Connection connection, @Nullable String readOnly) {
         super(where, SPELLING);
         this.connection = connection;
+        this.readOnly = readOnly;
     }
 
     @Override
@@ -80,6 +90,11 @@ final class SqliteDialect extends SqlDialect {
 
     @Override
     public ParleyException map(SQLException e, String doing) {
+        SQLiteErrorCode code = e instanceof SQLiteException s ? s.getResultCode() : null;
+        if (readOnly != null && code != null && code.name().startsWith("SQLITE_READONLY")) {
+            return new UnavailableException(where() + " is open for reading only, because " + readOnly
+                    + "; could not " + doing, e);
+        }
         return map(e, where(), doing);
     }
 
@@ -91,7 +106,10 @@ final class SqliteDialect extends SqlDialect {
                     + doing, e);
         }
         if (code != null && LOCKED.contains(code)) {
-            return new UnavailableException(where + " is locked by another writer; could not " + doing, e);
+            return new UnavailableException(where + " is locked by another writer: another process held its write lock"
+                    + " for more than " + SqliteStore.BUSY_TIMEOUT_MILLIS / 1000 + " s (a large import, or a process"
+                    + " stopped in the middle of a write); could not " + doing + ". Nothing was written: retry when"
+                    + " that process has finished", e);
         }
         return new UnavailableException("could not " + doing + " in " + where + ": " + e.getMessage(), e);
     }

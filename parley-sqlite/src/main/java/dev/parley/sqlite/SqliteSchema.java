@@ -69,10 +69,14 @@ final class SqliteSchema {
      * @throws UnsupportedException if it is another application's database
      */
     static int inspect(Path file, String where) {
+        return inspect("jdbc:sqlite:" + file, where);
+    }
+
+    private static int inspect(String url, String where) {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setBusyTimeout(SqliteStore.BUSY_TIMEOUT_MILLIS);
-        try (Connection c = config.createConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+        try (Connection c = config.createConnection(url); Statement st = c.createStatement()) {
             int installed = Migrations.installedVersion(c, HISTORY_EXISTS);
             if (installed > 0) {
                 return installed;
@@ -100,6 +104,37 @@ final class SqliteSchema {
         } catch (SQLException e) {
             throw SqliteDialect.map(e, where, "read the schema version");
         }
+    }
+
+    /** How a database that cannot be written is read: the JDBC URL that opened it, and its installed version. */
+    record ReadOnly(String url, int installed) {}
+
+    /**
+     * Opens an existing database that cannot be written, read-only, and reads its installed version. SQLite reads a
+     * WAL database read-only only where it can find or create its shared-memory file; where it cannot (a read-only
+     * directory or file system) and no write-ahead log holds commits, the file is read as immutable, which needs
+     * neither.
+     *
+     * @throws UnsupportedException if it is another application's database
+     * @throws UnavailableException if it cannot be read
+     */
+    static ReadOnly inspectReadOnly(Path file, String where) {
+        String readOnly = "jdbc:sqlite:file:" + uriPath(file) + "?mode=ro";
+        try {
+            return new ReadOnly(readOnly, inspect(readOnly, where));
+        } catch (UnavailableException e) {
+            Path wal = Path.of(file + "-wal");
+            if (sizeOf(wal) > 0) {
+                throw e;
+            }
+            String immutable = "jdbc:sqlite:file:" + uriPath(file) + "?immutable=1";
+            return new ReadOnly(immutable, inspect(immutable, where));
+        }
+    }
+
+    /** A path as the path of a SQLite URI filename: the characters a URI gives meaning to escaped. */
+    private static String uriPath(Path file) {
+        return file.toAbsolutePath().toString().replace("%", "%25").replace("?", "%3f").replace("#", "%23");
     }
 
     /** The highest successfully applied migration version, or 0 for a database without Parley's schema. */

@@ -2,16 +2,22 @@ package dev.parley.sqlite;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.UnavailableException;
+import dev.parley.core.UnsupportedException;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.jdbc.internal.JdbcStore;
+import dev.parley.jdbc.internal.Migrations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
  * The embedded default store: the message log, its catalog, the session records and the archives in one SQLite
@@ -29,6 +35,9 @@ import org.sqlite.SQLiteDataSource;
  *   <li><b>Schema.</b> Opening applies the missing migrations; a file written by a newer Parley, or a SQLite database
  *       of another application, is refused with a {@link dev.parley.core.UnsupportedException} and left
  *       untouched.</li>
+ *   <li><b>Read-only.</b> An existing file that cannot be written (read-only media, a read-only file or directory,
+ *       a full disk) is opened for reading: every read works, and every write fails with an
+ *       {@link UnavailableException} that says the store is read-only and why.</li>
  *   <li><b>Cost.</b> An append inserts one row per new entry and updates one catalog row; nothing stored is
  *       rewritten, so its cost does not grow with the session.</li>
  * </ul>
@@ -37,8 +46,12 @@ import org.sqlite.SQLiteDataSource;
  * closes the connection; afterwards every operation fails with an {@link UnavailableException}.
  */
 public final class SqliteStore extends JdbcStore {
-    /** How long a writer waits for another process's write lock, in milliseconds. */
-    public static final int BUSY_TIMEOUT_MILLIS = 10_000;
+    /**
+     * How long a writer waits for another process's write lock, in milliseconds: long enough for the largest batch
+     * another process commits at once (a session of an import, which took over 10 s in a trial), so that writers take
+     * turns rather than fail.
+     */
+    public static final int BUSY_TIMEOUT_MILLIS = 120_000;
 
     private final Path file;
 
@@ -82,6 +95,54 @@ public final class SqliteStore extends JdbcStore {
         } catch (IOException e) {
             throw new UnavailableException("cannot create the directory of " + absolute + ": " + e.getMessage(), e);
         }
+        boolean exists = Files.isRegularFile(absolute);
+        String readOnly = exists ? whyReadOnly(absolute) : null;
+        if (readOnly == null) {
+            try {
+                return openWritable(absolute, scope, scopePinned, options, where);
+            } catch (UnavailableException e) {
+                SQLiteErrorCode code = sqliteCode(e);
+                if (!exists || code == null || !CANNOT_WRITE.contains(code)) {
+                    throw e;
+                }
+                readOnly = "it cannot be written now (" + code + ": " + e.getMessage() + ")";
+            }
+        }
+        return openReadOnly(absolute, scope, scopePinned, options, where, readOnly);
+    }
+
+    /** What SQLite answers when a file cannot be written: read-only media or file, a full disk, an I/O error. */
+    private static final Set<SQLiteErrorCode> CANNOT_WRITE = EnumSet.of(SQLiteErrorCode.SQLITE_READONLY,
+            SQLiteErrorCode.SQLITE_READONLY_CANTINIT, SQLiteErrorCode.SQLITE_READONLY_CANTLOCK,
+            SQLiteErrorCode.SQLITE_READONLY_DBMOVED, SQLiteErrorCode.SQLITE_READONLY_DIRECTORY,
+            SQLiteErrorCode.SQLITE_READONLY_RECOVERY, SQLiteErrorCode.SQLITE_READONLY_ROLLBACK,
+            SQLiteErrorCode.SQLITE_FULL, SQLiteErrorCode.SQLITE_CANTOPEN, SQLiteErrorCode.SQLITE_IOERR,
+            SQLiteErrorCode.SQLITE_IOERR_WRITE, SQLiteErrorCode.SQLITE_IOERR_FSYNC, SQLiteErrorCode.SQLITE_IOERR_TRUNCATE,
+            SQLiteErrorCode.SQLITE_IOERR_SHMOPEN, SQLiteErrorCode.SQLITE_IOERR_SHMSIZE);
+
+    private static SQLiteErrorCode sqliteCode(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLiteException s) {
+                return s.getResultCode();
+            }
+        }
+        return null;
+    }
+
+    /** Why an existing database file can only be read, or null when it and its directory can be written. */
+    private static String whyReadOnly(Path file) {
+        if (!Files.isWritable(file)) {
+            return "the file cannot be written (a read-only file, or a read-only file system)";
+        }
+        Path dir = file.getParent();
+        if (dir != null && !Files.isWritable(dir)) {
+            return "its directory is read-only (SQLite cannot create its journal files there)";
+        }
+        return null;
+    }
+
+    private static SqliteStore openWritable(Path absolute, String scope, boolean scopePinned, StoreOptions options,
+                                            String where) {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
@@ -96,6 +157,36 @@ public final class SqliteStore extends JdbcStore {
                     options);
         } catch (SQLException e) {
             throw SqliteDialect.map(e, where, "open the database");
+        }
+    }
+
+    /**
+     * Opens an existing database that cannot be written (read-only media, file or directory, a full disk) for reading
+     * only: reads work, every write fails with an {@link UnavailableException} that says why. Where SQLite could not
+     * create its shared-memory file (a read-only directory) and no write-ahead log holds unmerged commits, the file is
+     * opened as immutable; a log that holds commits is read through SQLite's own read-only WAL support.
+     *
+     * @throws UnsupportedException if the schema is not current (it cannot be migrated without writing)
+     */
+    private static SqliteStore openReadOnly(Path absolute, String scope, boolean scopePinned, StoreOptions options,
+                                            String where, String why) {
+        SqliteSchema.ReadOnly opened = SqliteSchema.inspectReadOnly(absolute, where);
+        int installed = opened.installed();
+        if (installed != SqliteSchema.CURRENT_VERSION) {
+            Migrations.refuseNewer(installed, SqliteSchema.CURRENT_VERSION, where);
+            throw new UnsupportedException(where + " can only be read (" + why + "), and its schema (version "
+                    + installed + ") must first be brought to version " + SqliteSchema.CURRENT_VERSION
+                    + " by opening it where it can be written");
+        }
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.enforceForeignKeys(true);
+        config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        try {
+            return new SqliteStore(absolute, scope, scopePinned, new SqliteDialect(where,
+                    config.createConnection(opened.url()), why), options);
+        } catch (SQLException e) {
+            throw SqliteDialect.map(e, where, "open the database for reading");
         }
     }
 

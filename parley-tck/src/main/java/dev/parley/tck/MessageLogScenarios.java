@@ -15,6 +15,8 @@ import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.FlushResult;
 import dev.parley.core.conversation.AgentSession;
+import dev.parley.core.log.EntryLimits;
+import dev.parley.core.log.EntryTooLargeException;
 import dev.parley.core.log.LastEntryMovedException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.store.Store;
@@ -22,6 +24,7 @@ import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.log.SessionPage;
+import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
 import dev.parley.core.model.Message;
@@ -44,7 +47,8 @@ import java.util.concurrent.CountDownLatch;
  * The scenarios of the message-log contract ({@link MessageLog}). Rule numbers refer to the guarantees listed on
  * {@link MessageLog}: ML-01…ML-03 order and atomicity, ML-04 truncation, ML-05…ML-06 integrity and exactness,
  * ML-07…ML-08 durability and corruption, ML-09…ML-12 catalog, usage, isolation and concurrency, ML-13…ML-14
- * idempotent appends, ML-15…ML-16 conditional appends (one conversation, many writers).
+ * idempotent appends, ML-15…ML-16 conditional appends (one conversation, many writers), ML-17 the size limits
+ * ({@link EntryLimits}) that keep every acknowledged entry readable.
  */
 public final class MessageLogScenarios {
     static final AgentId ORCHESTRATOR = new AgentId("orchestrator");
@@ -106,7 +110,12 @@ public final class MessageLogScenarios {
                 new Scenario<>("ML-16", "two writers of one conversation never fork it",
                         "handles (AgentSession) on separate store instances appending to one agent at once leave one"
                                 + " line: every entry's parent is the entry stored before it",
-                        MessageLogScenarios::concurrentWritersDoNotFork));
+                        MessageLogScenarios::concurrentWritersDoNotFork),
+                new Scenario<>("ML-17", "an entry too large to read back is refused",
+                        "an entry over EntryLimits (more text than MAX_TEXT_CHARS, a raw value nested deeper than"
+                                + " MAX_RAW_DEPTH) is an EntryTooLargeException and writes nothing of its batch, not"
+                                + " even a new session; an entry at the nesting limit reads back equal",
+                        MessageLogScenarios::tooLargeEntryWritesNothing));
     }
 
     /** Runs the scenarios against the harness and returns one verdict each. */
@@ -376,6 +385,46 @@ public final class MessageLogScenarios {
             MessageLog log = store.log();
             equal(4, log.load(s, null).size(), "truncation is durable");
         }
+    }
+
+    static void tooLargeEntryWritesNothing(MessageLogHarness h, String scope) {
+        SessionId s = session("too-large");
+        SessionId fresh = session("too-large-new");
+        // The cheapest entry over the limit: one string one character longer than an entry may hold (64 MiB in
+        // memory, never written: the limit is checked before anything is).
+        String overLimit = "x".repeat(EntryLimits.MAX_TEXT_CHARS + 1);
+        int deep = EntryLimits.MAX_RAW_DEPTH;
+        RawJson atDepthLimit = RawJson.of("[".repeat(deep) + "]".repeat(deep));
+        RawJson overDepthLimit = RawJson.of("[".repeat(deep + 1) + "]".repeat(deep + 1));
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            EntryId a = id("big");
+            log.append(s, ORCHESTRATOR, List.of(entry(a, null, Message.user("small"))));
+            EntryId b = id("big");
+            EntryId c = id("big");
+            fails(EntryTooLargeException.class, "an entry with more text than an entry may hold",
+                    () -> log.append(s, ORCHESTRATOR, List.of(entry(b, a, Message.user("fits")),
+                            entry(c, b, Message.user(overLimit))), Usage.of(3, 3)));
+            fails(EntryTooLargeException.class, "text over the limit in a new session",
+                    () -> log.append(fresh, ORCHESTRATOR, List.of(entry(id("big"), null, Message.user(overLimit)))));
+            fails(EntryTooLargeException.class, "a tool call's arguments nested deeper than the limit",
+                    () -> log.append(s, ORCHESTRATOR, List.of(entry(b, a, Message.assistant(List.of(
+                            new ContentBlock.ToolCall("call-1", "deep", overDepthLimit)))))));
+            equal(1, log.load(s, null).size(), "entries after the refused batches");
+            equal(Usage.ZERO, log.loadUsage(s, ORCHESTRATOR), "usage after the refused batch");
+            store.catalog().ifPresent(catalog -> that(catalog.find(fresh).isEmpty(),
+                    "a session whose only batch was refused is not in the catalog"));
+            log.append(s, ORCHESTRATOR, List.of(entry(b, a, deepCall(atDepthLimit))));
+        }
+        try (Store store = h.open(scope)) {
+            List<Entry> back = store.log().load(s, null);
+            equal(2, back.size(), "entries read back by a fresh instance");
+            equal(deepCall(atDepthLimit), back.get(1).payload(), "a tool call nested at the limit, read back");
+        }
+    }
+
+    private static Message deepCall(RawJson arguments) {
+        return Message.assistant(List.of(new ContentBlock.ToolCall("call-2", "deep", arguments)));
     }
 
     static void parentsMustExist(MessageLogHarness h, String scope) {

@@ -24,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  *       append is safe;</li>
  *   <li>an entry id already stored with different content is an {@link EntryConflictException} naming it;</li>
  *   <li>an id may appear once in a batch, and each parent must name an entry that is already stored or comes
- *       earlier in the same batch.</li>
+ *       earlier in the same batch;</li>
+ *   <li>an entry to write must be within {@link EntryLimits}, so that it reads back on every backend.</li>
  * </ul>
  * A backend plans the batch with {@link #plan} before writing anything, writes {@link Plan#toWrite()} in order, and
  * answers {@link Plan#result(List)}.
@@ -42,7 +43,8 @@ public final class AppendCheck {
      *     backend looks them up in one query); ids that are not stored are absent
      * @return the plan: which entries to write, and the stored ones to answer with
      * @throws EntryConflictException if an id is stored with different content; nothing may be written
-     * @throws InvalidInputException naming the first entry that repeats an id or names a missing parent
+     * @throws InvalidInputException naming the first entry that repeats an id or names a missing parent; an
+     *     {@link EntryTooLargeException} naming the first entry to write that is over {@link EntryLimits}
      */
     public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored) {
         return plan(session, agent, batch, stored, true);
@@ -78,6 +80,7 @@ public final class AppendCheck {
                 throw new InvalidInputException("entry " + e.id() + " names parent " + parent
                         + ", which is not an earlier entry of session " + session + " (batch element " + i + ")");
             }
+            EntryLimits.check(session, i, e);
             toWrite.add(e);
         }
         return new Plan(batch.size(), recognised, toWrite);

@@ -6,6 +6,7 @@ import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.EntryConflictException;
 import dev.parley.core.EntryId;
+import dev.parley.core.log.EntryTooLargeException;
 import dev.parley.core.log.LastEntryMovedException;
 import dev.parley.core.AgentId;
 import dev.parley.core.ErrorCode;
@@ -31,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * HTTP, the way {@link ErrorCode#exitCode()} is the one mapping to exit statuses.
  *
  * <p>A document has the standard members {@code type} ({@value #TYPE_PREFIX}{@code <code>}), {@code title},
- * {@code status} (from {@link ErrorCode#httpStatus()}) and {@code detail} (the exception's message), and Parley's
+ * {@code status} (from {@link ErrorCode#httpStatus()}; 413 for an {@link EntryTooLargeException}) and
+ * {@code detail} (the exception's message), and Parley's
  * {@code code} (the {@linkplain ParleyException#stableCode() stable code}, such as
  * {@code CHAT_SESSION_REVISION_CONFLICT}) and {@code errorCode} (the {@link ErrorCode} name). Errors with fields of
  * their own carry them too: {@code sessionId}, {@code expectedRevision}, {@code actualRevision} for a revision
@@ -50,7 +52,7 @@ public final class Problems {
 
     /** The problem document of a Parley error. */
     public static ObjectNode of(ParleyException e) {
-        ObjectNode o = document(e.code().httpStatus(), e.code().name(), e.stableCode(), e.getMessage());
+        ObjectNode o = document(status(e), e.code().name(), e.stableCode(), e.getMessage());
         if (e instanceof RevisionConflictException r) {
             o.put("sessionId", r.sessionId());
             o.put("expectedRevision", r.expectedRevision());
@@ -74,6 +76,14 @@ public final class Problems {
             o.put("corruption", c.detail());
         }
         return o;
+    }
+
+    /**
+     * The HTTP status of a Parley error: its {@link ErrorCode}'s, except an entry too large to store, which is 413
+     * (Content Too Large) though its code is {@link ErrorCode#INVALID_INPUT}.
+     */
+    static int status(ParleyException e) {
+        return e instanceof EntryTooLargeException ? 413 : e.code().httpStatus();
     }
 
     private static void putId(ObjectNode o, String key, @Nullable EntryId id) {
@@ -160,6 +170,7 @@ public final class Problems {
                     problem.path("corruption").asText(detail));
             case INVALID_INPUT -> code.equals("INVALID_CHAT_SESSION_CURSOR")
                     ? new InvalidCursorException(after(detail, "invalid catalog cursor: ", null), null)
+                    : code.equals("LOG_ENTRY_TOO_LARGE") ? new EntryTooLargeException(detail)
                     : new InvalidInputException(detail);
             case UNAVAILABLE -> new UnavailableException(detail, null);
             case LEASE_LOST -> new LeaseLostException(problem.path("sessionId").asText(),

@@ -6,6 +6,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.SessionId;
+import dev.parley.core.log.EntryLimits;
 import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.NewSession;
@@ -93,6 +94,7 @@ public final class Remote {
         return new MessageLog() {
             @Override
             public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+                EntryLimits.check(session, batch); // refused here, not sent (the server refuses it too, with 413)
                 Request r = new Request("POST", agent(session, agent) + "/entries", Map.of(),
                         Wire.encodeBatch(agent, batch, usage));
                 return write("append", r, Wire::decodeAppendResult, f -> f.log().append(session, agent, batch, usage));
@@ -106,6 +108,7 @@ public final class Remote {
             @Override
             public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
                                              List<NewEntry> batch, Usage usage) {
+                EntryLimits.check(session, batch);
                 Request r = new Request("POST", agent(session, agent) + "/entries", Map.of(),
                         Wire.encodeBatch(agent, batch, usage, true, expectedLast));
                 return write("append", r, Wire::decodeAppendResult, f -> f.log().append(session, agent, batch, usage));
