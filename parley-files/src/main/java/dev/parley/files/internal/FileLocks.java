@@ -21,6 +21,12 @@ final class FileLocks {
     static final long WAIT_MILLIS = 10_000;
 
     private static final ConcurrentHashMap<Path, ReentrantLock> IN_JVM = new ConcurrentHashMap<>();
+    /**
+     * The real path of each directory seen, so that a lock costs no path resolution (a directory of a store is not
+     * expected to be re-pointed while the store is open).
+     */
+    private static final ConcurrentHashMap<Path, Path> REAL_DIRECTORIES = new ConcurrentHashMap<>();
+    private static final int MAX_REMEMBERED_DIRECTORIES = 4096;
 
     private FileLocks() {}
 
@@ -87,11 +93,21 @@ final class FileLocks {
     private static Path key(Path path) {
         Path absolute = path.toAbsolutePath().normalize();
         Path parent = absolute.getParent();
-        try {
-            return parent == null ? absolute : parent.toRealPath().resolve(absolute.getFileName());
-        } catch (IOException e) {
+        if (parent == null) {
             return absolute;
         }
+        Path real = REAL_DIRECTORIES.get(parent);
+        if (real == null) {
+            try {
+                real = parent.toRealPath();
+            } catch (IOException e) {
+                return absolute;
+            }
+            if (REAL_DIRECTORIES.size() < MAX_REMEMBERED_DIRECTORIES) {
+                REAL_DIRECTORIES.put(parent, real);
+            }
+        }
+        return real.resolve(absolute.getFileName());
     }
 
     private static FileLock acquire(Path path, FileChannel channel, boolean shared) throws IOException {

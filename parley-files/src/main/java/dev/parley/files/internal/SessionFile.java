@@ -48,8 +48,9 @@ import org.jspecify.annotations.Nullable;
  *       highest seq ever assigned, so that seqs are never reused.</li>
  * </ul>
  * The <em>committed</em> part of a file ends after its last complete record (a line ending in a newline that does
- * not leave a batch open). Anything after it is a torn tail: an append that never finished, hence never
- * acknowledged.
+ * not leave a batch open; the file's last line also without its newline, if it is a whole JSON object — a write cut
+ * short cannot leave one, but a hand edit can). Anything after it is a torn tail: an append that never finished,
+ * hence never acknowledged. Files are read in blocks, never whole, so their size is not bounded by an array's.
  */
 final class SessionFile {
     static final int VERSION = 1;
@@ -67,9 +68,11 @@ final class SessionFile {
         @Nullable Header header;
         long examined;
         long committedEnd;
+        /** Whether the last committed record lacks its newline (removed by hand): the next write adds it first. */
+        boolean unterminated;
         long lastLineStart = -1;
         byte[] lastLine = new byte[0];
-        int committedLines;
+        long committedLines;
         long highWater;
         long entries;
         long messages;
@@ -86,7 +89,7 @@ final class SessionFile {
     /**
      * Where one entry's line is in the file: its first byte, its length without the newline, and its line number.
      */
-    record Span(long start, int length, int line) {}
+    record Span(long start, int length, long line) {}
 
     private SessionFile() {}
 
@@ -142,11 +145,20 @@ final class SessionFile {
         return out;
     }
 
-    /** Reads {@code [from, size)} of the channel. */
-    static byte[] read(FileChannel channel, long from, long size) throws IOException {
-        long length = size - from;
-        if (length > Integer.MAX_VALUE - 16) {
-            throw new IOException("session file region too large to read at once: " + length + " bytes");
+    /** The default size of the blocks a session file is read in, in bytes. */
+    static final int CHUNK_BYTES = 1 << 20;
+    /** The longest line read, in bytes (a Java array's limit). */
+    static final int MAX_LINE_BYTES = Integer.MAX_VALUE - 16;
+
+    /**
+     * Reads {@code [from, to)} of the channel: a small region (one line, at most {@link #MAX_LINE_BYTES}).
+     *
+     * @throws IOException if the region is longer than an array can hold, or as reading fails
+     */
+    static byte[] read(FileChannel channel, long from, long to) throws IOException {
+        long length = to - from;
+        if (length > MAX_LINE_BYTES) {
+            throw new IOException("a region of " + length + " bytes at offset " + from + " is longer than one read");
         }
         ByteBuffer buffer = ByteBuffer.allocate((int) length);
         long position = from;
@@ -160,29 +172,166 @@ final class SessionFile {
         return Arrays.copyOf(buffer.array(), buffer.position());
     }
 
+    /** What is done with each line of a file. */
+    interface LineVisitor {
+        /**
+         * One line: {@code length} bytes of {@code bytes} from {@code offset}, without its newline, starting at byte
+         * {@code start} of the file. {@code terminated} is false only for the last line, when the file does not end
+         * in a newline. The bytes are valid only during the call.
+         */
+        void line(byte[] bytes, int offset, int length, long start, boolean terminated) throws IOException;
+    }
+
     /**
-     * Reads the records of {@code data} (the file's bytes from {@code index.examined}) into the index, and the
-     * committed entries into {@code entriesOut} when it is not null.
+     * Streams the lines of {@code [from, to)} of the channel in blocks of {@code chunkBytes}: memory stays bounded by
+     * the block and the longest line, whatever the file's size.
+     *
+     * @throws IOException if a line is longer than {@link #MAX_LINE_BYTES}, or as reading fails
+     */
+    static void lines(FileChannel channel, long from, long to, int chunkBytes, LineVisitor visitor) throws IOException {
+        byte[] block = new byte[(int) Math.max(1, Math.min(chunkBytes, to - from))];
+        byte[] carry = new byte[0];
+        int carried = 0;
+        long carryStart = from;
+        long position = from;
+        while (position < to) {
+            ByteBuffer buffer = ByteBuffer.wrap(block, 0, (int) Math.min(block.length, to - position));
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, position + buffer.position()) < 0) {
+                    break;
+                }
+            }
+            int n = buffer.position();
+            if (n == 0) {
+                break; // the file is shorter than it was: what was read is all there is
+            }
+            int start = 0;
+            for (int i = 0; i < n; i++) {
+                if (block[i] != '\n') {
+                    continue;
+                }
+                if (carried > 0) {
+                    carry = append(carry, carried, block, start, i - start, carryStart);
+                    carried += i - start;
+                    visitor.line(carry, 0, carried, carryStart, true);
+                    carried = 0;
+                } else {
+                    visitor.line(block, start, i - start, position + start, true);
+                }
+                start = i + 1;
+            }
+            if (start < n) {
+                if (carried == 0) {
+                    carryStart = position + start;
+                }
+                carry = append(carry, carried, block, start, n - start, carryStart);
+                carried += n - start;
+            }
+            position += n;
+        }
+        if (carried > 0) {
+            visitor.line(carry, 0, carried, carryStart, false);
+        }
+    }
+
+    /** {@code carry} (holding {@code carried} bytes) with {@code length} bytes of {@code from} added, grown if need be. */
+    private static byte[] append(byte[] carry, int carried, byte[] from, int offset, int length, long lineStart)
+            throws IOException {
+        long needed = (long) carried + length;
+        if (needed > MAX_LINE_BYTES) {
+            throw new IOException("the line at byte " + lineStart + " is longer than " + MAX_LINE_BYTES + " bytes");
+        }
+        byte[] out = carry;
+        if (needed > carry.length) {
+            out = Arrays.copyOf(carry, (int) Math.min(MAX_LINE_BYTES, Math.max(needed, 2L * carry.length)));
+        }
+        System.arraycopy(from, offset, out, carried, length);
+        return out;
+    }
+
+    /** Parses one line's bytes as a JSON value, failing with a {@link CorruptRecordException} naming it. */
+    static JsonNode parse(byte[] bytes, int offset, int length, String location) {
+        JsonNode node = tryParse(bytes, offset, length);
+        if (node == null) {
+            try {
+                Json.mapper().readTree(bytes, offset, length);
+                throw new CorruptRecordException(location, "not valid JSON: no JSON value");
+            } catch (IOException e) {
+                throw new CorruptRecordException(location, "not valid JSON: "
+                        + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? Json.problem(j)
+                        : e.getMessage()), e);
+            }
+        }
+        return node;
+    }
+
+    /** The JSON value of one line's bytes, or null if they are not one well-formed value. */
+    static @Nullable JsonNode tryParse(byte[] bytes, int offset, int length) {
+        try {
+            JsonNode node = Json.mapper().readTree(bytes, offset, length);
+            return node == null || node.isMissingNode() ? null : node;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Reads the records of the channel from {@code index.examined} to {@code size} into the index, and the committed
+     * entries into {@code entriesOut} when it is not null. A last line without its newline is a complete record if it
+     * is a whole JSON object (a write cut short cannot leave one: the object's closing brace is the last byte before
+     * the newline); otherwise it is the start of a torn tail.
      *
      * @throws CorruptRecordException naming file and line for a complete line that is not a valid record
      */
-    static void scan(Path path, SessionId expected, byte[] data, Index index, @Nullable List<Entry> entriesOut) {
-        long base = index.examined;
-        int line = index.committedLines;
-        List<Entry> pending = new ArrayList<>();
-        List<Span> pendingSpans = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i < data.length; i++) {
-            if (data[i] != '\n') {
-                continue;
+    static void scan(Path path, SessionId expected, FileChannel channel, long size, Index index,
+                     @Nullable List<Entry> entriesOut, int chunkBytes) throws IOException {
+        long from = index.examined;
+        if (index.unterminated && from < size) {
+            // The last record lacked its newline and a writer has since added it (the caller checked that byte).
+            from++;
+            index.unterminated = false;
+            index.committedEnd = from;
+            index.examined = from;
+        }
+        Scan scan = new Scan(path, expected, index, entriesOut);
+        lines(channel, from, size, chunkBytes, scan);
+        // An open batch at the end is not committed: the next scan starts at the end of the last committed record.
+        index.examined = index.committedEnd;
+    }
+
+    /** The state of one {@link #scan}: the batch read so far and not yet committed. */
+    private static final class Scan implements LineVisitor {
+        private final Path path;
+        private final SessionId expected;
+        private final Index index;
+        private final @Nullable List<Entry> entriesOut;
+        private final List<Entry> pending = new ArrayList<>();
+        private final List<Span> pendingSpans = new ArrayList<>();
+        private long line;
+
+        Scan(Path path, SessionId expected, Index index, @Nullable List<Entry> entriesOut) {
+            this.path = path;
+            this.expected = expected;
+            this.index = index;
+            this.entriesOut = entriesOut;
+            this.line = index.committedLines;
+        }
+
+        @Override
+        public void line(byte[] data, int offset, int length, long lineStart, boolean terminated) {
+            JsonNode node;
+            String location = path + ":" + (line + 1);
+            if (terminated) {
+                node = parse(data, offset, length, location);
+            } else {
+                node = tryParse(data, offset, length);
+                if (node == null || !node.isObject()) {
+                    return; // the start of a record a crash cut short: a torn tail
+                }
             }
             line++;
-            String location = path + ":" + line;
-            String text = new String(data, start, i - start, StandardCharsets.UTF_8);
-            JsonNode node = EntryCodec.parseRecord(text, location);
             StrictObject record = StrictObject.of(node, location);
             String type = record.string("type");
-            long lineStart = base + start;
             boolean closesRecord = true;
             if (index.header == null) {
                 if (!type.equals("session")) {
@@ -194,11 +343,12 @@ final class SessionFile {
                     case "entry" -> {
                         boolean more = record.bool("more", false);
                         Entry entry = decodeEntry(record, location);
-                        if (entry.seq() <= index.highWater || !pending.isEmpty() && entry.seq() <= pending.get(pending.size() - 1).seq()) {
+                        if (entry.seq() <= index.highWater
+                                || !pending.isEmpty() && entry.seq() <= pending.get(pending.size() - 1).seq()) {
                             throw new CorruptRecordException(location, "seq " + entry.seq() + " does not increase");
                         }
                         pending.add(entry);
-                        pendingSpans.add(new Span(lineStart, i - start, line));
+                        pendingSpans.add(new Span(lineStart, length, line));
                         if (more) {
                             closesRecord = false;
                         } else {
@@ -223,15 +373,16 @@ final class SessionFile {
                 }
             }
             if (closesRecord) {
-                index.committedEnd = base + i + 1;
+                index.committedEnd = lineStart + length + (terminated ? 1 : 0);
+                index.unterminated = !terminated;
                 index.committedLines = line;
                 index.lastLineStart = lineStart;
-                index.lastLine = Arrays.copyOfRange(data, start, i + 1);
+                index.lastLine = Arrays.copyOfRange(data, offset, offset + length + (terminated ? 1 : 0));
+                if (terminated) {
+                    index.lastLine[length] = '\n';
+                }
             }
-            start = i + 1;
         }
-        // An open batch at the end is not committed: the next scan starts at the end of the last committed record.
-        index.examined = index.committedEnd;
     }
 
     private static void commitBatch(Index index, List<Entry> pending, List<Span> spans, @Nullable List<Entry> entriesOut,
@@ -247,9 +398,12 @@ final class SessionFile {
         spans.clear();
     }
 
-    /** An entry record's entry: the record less its {@code type} and {@code more}, decoded strictly. */
+    /**
+     * An entry record's entry: the record less its {@code type} and {@code more}, decoded strictly. The record's node
+     * is changed (both keys are removed from it): pass a node parsed for this call.
+     */
     static Entry decodeEntry(StrictObject record, String location) {
-        ObjectNode body = record.node().deepCopy();
+        ObjectNode body = record.node();
         body.remove("type");
         body.remove("more");
         return EntryCodec.decode(body, location);
@@ -263,8 +417,7 @@ final class SessionFile {
     static Entry readEntry(Path path, FileChannel channel, Span span, EntryId expected) throws IOException {
         byte[] bytes = read(channel, span.start(), span.start() + span.length());
         String location = path + ":" + span.line();
-        StrictObject record = StrictObject.of(EntryCodec.parseRecord(new String(bytes, StandardCharsets.UTF_8),
-                location), location);
+        StrictObject record = StrictObject.of(parse(bytes, 0, bytes.length, location), location);
         Entry entry = "entry".equals(record.string("type")) ? decodeEntry(record, location) : null;
         if (entry == null || !entry.id().equals(expected)) {
             throw new CorruptRecordException(location, "the line indexed for entry " + expected + " holds another record");
@@ -278,7 +431,7 @@ final class SessionFile {
         }
     }
 
-    private static void commitEntry(Index index, Entry e, Span span, String location) {
+    static void commitEntry(Index index, Entry e, Span span, String location) {
         if (index.spans.containsKey(e.id())) {
             throw new CorruptRecordException(location, "entry id " + e.id() + " appears twice");
         }
