@@ -33,6 +33,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -104,6 +105,8 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     /** The cache file's format: 2 keys entries by {@link #stamp}; a cache of another version is ignored. */
     static final int CACHE_VERSION = 2;
 
+    /** The most session files a log keeps open between operations. */
+    static final int MAX_OPEN_FILES = 256;
     /** The most bytes one group commit writes; a single larger batch is written alone. */
     static final int MAX_GROUP_BYTES = 8 << 20;
 
@@ -116,6 +119,9 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      * in-JVM lock ({@link FileLocks}), which every operation on the file holds.
      */
     private final Map<SessionId, SessionFile.Index> indexes = new ConcurrentHashMap<>();
+    /** The descriptors kept open between operations, at most {@link #MAX_OPEN_FILES} (then the least used close). */
+    private final Map<SessionId, Handle> handles = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong uses = new java.util.concurrent.atomic.AtomicLong();
     /** The appends waiting for each session's file: the group commit. */
     private final Map<SessionId, WriteQueue> queues = new ConcurrentHashMap<>();
     /** Guards {@link #catalog} and {@link #catalogDirty}. */
@@ -519,6 +525,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             });
             op.changed = true;
             indexes.remove(session);
+            handles.remove(session); // of the replaced file: closed once the lock is released
             return null;
         });
     }
@@ -585,7 +592,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /**
      * Writes the catalog cache if it changed; the log stays usable (it belongs to its store, which
-     * {@linkplain #release() releases} it). Files are opened per operation; nothing else is held.
+     * {@linkplain #release() releases} it, closing the session files it keeps open).
      */
     @Override
     public void close() {
@@ -602,6 +609,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 released = true;
             }
         }
+        closeAll();
     }
 
     private void ensureOpen() {
@@ -669,6 +677,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 Files.delete(file);
                 syncDirectory();
                 indexes.remove(session);
+                handles.remove(session); // closed once the lock is released
                 return true;
             }, null);
             if (existed == null) {
@@ -869,39 +878,170 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
+     * An open descriptor of a session file, kept between operations so that an operation costs no open and close. It
+     * is used, opened and closed only under its path's in-JVM lock ({@link FileLocks}): closing a descriptor drops
+     * every POSIX lock the process holds on the file, and under that lock no thread of this JVM holds one. While it is
+     * open, the file's inode cannot be reused, so the identity read when it was opened names it exactly.
+     */
+    private static final class Handle {
+        final FileChannel channel;
+        final Object identity;
+        final boolean writable;
+        volatile long lastUse;
+
+        Handle(FileChannel channel, Object identity, boolean writable) {
+            this.channel = channel;
+            this.identity = identity;
+            this.writable = writable;
+        }
+    }
+
+    /**
      * Runs {@code work} holding the lock of the file the session's path names, or returns null when that file was
-     * replaced or deleted while the lock was awaited (the caller tries again). The file's identity is read before it
-     * is opened and once the lock is granted; both must agree, so the channel locked is the file the path names.
+     * replaced or deleted (the caller tries again). The descriptor is the one kept open for the session, or a new one;
+     * the identity the path names once the lock is granted must be the descriptor's, or it is let go.
      *
      * @throws NoSuchFileException if there is no file to open
      */
     private <T> @Nullable T locked(SessionId session, boolean shared, boolean write, LockedWork<T> work,
-                                   FileLocks.@Nullable Released released) throws IOException {
+                                   FileLocks.@Nullable Released afterRelease) throws IOException {
         Path file = fileOf(session);
-        Object before = identity(file);
-        return FileLocks.with(file, shared, () -> write
-                ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                : FileChannel.open(file, StandardOpenOption.READ), channel -> {
-            Object now;
+        ReentrantLock local = FileLocks.lockInJvm(file);
+        boolean opened = false;
+        try {
+            Handle handle = handles.get(session);
+            if (handle != null && write && !handle.writable) {
+                closeHandle(session, handle); // opened by a read: a write needs a writable descriptor
+                handle = null;
+            }
+            if (handle == null) {
+                Object before = identity(file);
+                FileChannel channel = write ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                        : FileChannel.open(file, StandardOpenOption.READ);
+                handle = new Handle(channel, before, write);
+                if (!released) {
+                    handles.put(session, handle);
+                }
+                opened = true;
+            }
+            handle.lastUse = uses.incrementAndGet();
+            T result = null;
+            boolean current;
+            FileLock lock = FileLocks.acquire(file, handle.channel, shared);
             try {
-                now = identity(file);
-            } catch (NoSuchFileException e) {
+                Object now;
+                try {
+                    now = identity(file);
+                } catch (NoSuchFileException e) {
+                    now = null;
+                }
+                current = handle.identity.equals(now);
+                if (current) {
+                    SessionFile.Index cached = indexes.get(session);
+                    if (cached != null && !now.equals(cached.fileKey)) {
+                        indexes.remove(session); // an index of a file the path no longer names
+                        cached = null;
+                    }
+                    if (cached != null) {
+                        // Read through this same descriptor, never closed since: what it read cannot have been replaced.
+                        cached.continuous = cached.heldBy == handle;
+                    }
+                    result = work.run(handle.channel);
+                    SessionFile.Index after = indexes.get(session);
+                    if (after != null) {
+                        after.fileKey = now;
+                        after.heldBy = handle;
+                    }
+                }
+            } finally {
+                if (lock.isValid()) {
+                    lock.release();
+                }
+            }
+            if (!current) {
+                closeHandle(session, handle); // replaced or deleted while the lock was awaited: let it go
                 return null;
             }
-            if (!now.equals(before)) {
-                return null;
+            if (released || handles.get(session) != handle) {
+                closeHandle(session, handle); // a closed store, or the work replaced or deleted the file
             }
-            SessionFile.Index cached = indexes.get(session);
-            if (cached != null && !now.equals(cached.fileKey)) {
-                indexes.remove(session); // an index of a file the path no longer names
-            }
-            T result = work.run(channel);
-            SessionFile.Index after = indexes.get(session);
-            if (after != null) {
-                after.fileKey = now;
+            if (afterRelease != null) {
+                afterRelease.run();
             }
             return result;
-        }, released);
+        } catch (IOException e) {
+            Handle broken = handles.get(session);
+            if (broken != null) {
+                closeHandle(session, broken);
+            }
+            throw e;
+        } finally {
+            local.unlock();
+            if (opened && handles.size() > MAX_OPEN_FILES) {
+                evict(session);
+            }
+        }
+    }
+
+    /** Closes a kept descriptor and forgets it. Call it holding the path's in-JVM lock and no file lock. */
+    private void closeHandle(SessionId session, Handle handle) {
+        handles.remove(session, handle);
+        try {
+            handle.channel.close();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot close " + fileOf(session) + ": " + e);
+        }
+    }
+
+    /**
+     * Closes the least recently used descriptors down to three quarters of {@link #MAX_OPEN_FILES}, skipping those in
+     * use (their in-JVM lock is taken).
+     */
+    private void evict(SessionId keep) {
+        List<Map.Entry<SessionId, Handle>> all = new ArrayList<>(handles.entrySet());
+        all.sort(java.util.Comparator.comparingLong(e -> e.getValue().lastUse));
+        int excess = all.size() - MAX_OPEN_FILES * 3 / 4;
+        for (Map.Entry<SessionId, Handle> e : all) {
+            if (excess <= 0) {
+                break;
+            }
+            if (e.getKey().equals(keep)) {
+                continue;
+            }
+            ReentrantLock other = FileLocks.tryLockInJvm(fileOf(e.getKey()));
+            if (other == null) {
+                continue;
+            }
+            try {
+                Handle h = handles.get(e.getKey());
+                if (h != null) {
+                    closeHandle(e.getKey(), h);
+                    excess--;
+                }
+            } finally {
+                other.unlock();
+            }
+        }
+    }
+
+    /** Closes every kept descriptor, each under its path's in-JVM lock: the store is being closed. */
+    private void closeAll() {
+        for (SessionId session : new ArrayList<>(handles.keySet())) {
+            ReentrantLock local;
+            try {
+                local = FileLocks.lockInJvm(fileOf(session));
+            } catch (UnavailableException e) {
+                continue; // busy past the wait: the next operation or the end of the process closes it
+            }
+            try {
+                Handle h = handles.get(session);
+                if (h != null) {
+                    closeHandle(session, h);
+                }
+            } finally {
+                local.unlock();
+            }
+        }
     }
 
     /** What identifies the file a path names (device and inode where the platform has them). */
@@ -914,7 +1054,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     /** Brings the cached index of a session up to date with the file, reading only what is new. */
     private SessionFile.Index refresh(SessionId session, FileChannel channel, long size) throws IOException {
         SessionFile.Index index = indexes.get(session);
-        if (index != null && !stillValid(index, channel, size)) {
+        if (index != null && !(index.continuous && size == index.committedEnd) && !stillValid(index, channel, size)) {
             index = null;
         }
         if (index == null) {

@@ -68,6 +68,14 @@ final class SessionFile {
         @Nullable Header header;
         long examined;
         long committedEnd;
+        /** The kept descriptor through which this index was last brought up to date (see {@code JsonlMessageLog}). */
+        @Nullable Object heldBy;
+        /**
+         * Whether the file is read through that same descriptor, never closed since: then the file is the one the index
+         * read (its inode cannot have been reused), and what it read is unchanged, since a file is only appended to
+         * or replaced.
+         */
+        boolean continuous;
         /** Whether the last committed record lacks its newline (removed by hand): the next write adds it first. */
         boolean unterminated;
         long lastLineStart = -1;
