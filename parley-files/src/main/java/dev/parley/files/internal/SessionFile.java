@@ -8,6 +8,7 @@ import dev.parley.core.EntryId;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
@@ -17,18 +18,28 @@ import dev.parley.json.Instants;
 import dev.parley.json.Json;
 import dev.parley.json.StrictObject;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -197,12 +208,25 @@ final class SessionFile {
      * @throws IOException if a line is longer than {@link #MAX_LINE_BYTES}, or as reading fails
      */
     static void lines(FileChannel channel, long from, long to, int chunkBytes, LineVisitor visitor) throws IOException {
-        byte[] block = new byte[(int) Math.max(1, Math.min(chunkBytes, to - from))];
+        lines(channel, from, to, chunkBytes, visitor, false);
+    }
+
+    /**
+     * {@link #lines(FileChannel, long, long, int, LineVisitor)}; if {@code keep}, every block and every line that spans
+     * blocks is a fresh array, so the visitor may keep the bytes it is given.
+     */
+    static void lines(FileChannel channel, long from, long to, int chunkBytes, LineVisitor visitor, boolean keep)
+            throws IOException {
+        int blockBytes = (int) Math.max(1, Math.min(chunkBytes, to - from));
+        byte[] block = new byte[blockBytes];
         byte[] carry = new byte[0];
         int carried = 0;
         long carryStart = from;
         long position = from;
         while (position < to) {
+            if (keep && position > from) {
+                block = new byte[blockBytes];
+            }
             ByteBuffer buffer = ByteBuffer.wrap(block, 0, (int) Math.min(block.length, to - position));
             while (buffer.hasRemaining()) {
                 if (channel.read(buffer, position + buffer.position()) < 0) {
@@ -214,15 +238,15 @@ final class SessionFile {
                 break; // the file is shorter than it was: what was read is all there is
             }
             int start = 0;
-            for (int i = 0; i < n; i++) {
-                if (block[i] != '\n') {
-                    continue;
-                }
+            for (int i = indexOfNewline(block, 0, n); i >= 0; i = indexOfNewline(block, i + 1, n)) {
                 if (carried > 0) {
                     carry = append(carry, carried, block, start, i - start, carryStart);
                     carried += i - start;
                     visitor.line(carry, 0, carried, carryStart, true);
                     carried = 0;
+                    if (keep) {
+                        carry = new byte[0];
+                    }
                 } else {
                     visitor.line(block, start, i - start, position + start, true);
                 }
@@ -240,6 +264,27 @@ final class SessionFile {
         if (carried > 0) {
             visitor.line(carry, 0, carried, carryStart, false);
         }
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** The index of the first newline in {@code bytes[from, to)}, or -1; eight bytes at a time. */
+    static int indexOfNewline(byte[] bytes, int from, int to) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            long v = (long) LONGS.get(bytes, i) ^ 0x0A0A0A0A0A0A0A0AL;
+            long zeros = (v - 0x0101010101010101L) & ~v & 0x8080808080808080L;
+            if (zeros != 0) {
+                // The lowest flagged byte is exact (a borrow only flags bytes above a real zero).
+                return i + (Long.numberOfTrailingZeros(zeros) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (bytes[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** {@code carry} (holding {@code carried} bytes) with {@code length} bytes of {@code from} added, grown if need be. */
@@ -283,11 +328,18 @@ final class SessionFile {
         }
     }
 
+    /** Below this many bytes to read, a scan decodes on the calling thread alone. */
+    static final int PARALLEL_MIN_BYTES = 1 << 20;
+    /** The bytes of lines handed to another thread to decode at once. */
+    private static final int SEGMENT_BYTES = 256 << 10;
+
     /**
      * Reads the records of the channel from {@code index.examined} to {@code size} into the index, and the committed
      * entries into {@code entriesOut} when it is not null. A last line without its newline is a complete record if it
      * is a whole JSON object (a write cut short cannot leave one: the object's closing brace is the last byte before
-     * the newline); otherwise it is the start of a torn tail.
+     * the newline); otherwise it is the start of a torn tail. More than {@link #PARALLEL_MIN_BYTES} are decoded in
+     * segments, some on {@link ForkJoinPool#commonPool()}, and applied in file order on the calling thread: errors
+     * and results are those of a reading in order.
      *
      * @throws CorruptRecordException naming file and line for a complete line that is not a valid record
      */
@@ -302,9 +354,65 @@ final class SessionFile {
             index.examined = from;
         }
         Scan scan = new Scan(path, expected, index, entriesOut);
-        lines(channel, from, size, chunkBytes, scan);
+        if (size - from >= PARALLEL_MIN_BYTES) {
+            ParallelScan parallel = new ParallelScan(scan);
+            lines(channel, from, size, chunkBytes, parallel, true);
+            parallel.finish();
+        } else {
+            lines(channel, from, size, chunkBytes, scan);
+        }
         // An open batch at the end is not committed: the next scan starts at the end of the last committed record.
         index.examined = index.committedEnd;
+    }
+
+    /** One line decoded, apart from the state of the file around it. */
+    private static final class Decoded {
+        final byte[] bytes;
+        final int offset;
+        final int length;
+        final long start;
+        final boolean terminated;
+        @Nullable StrictObject record;
+        @Nullable String type;
+        @Nullable Entry entry;
+        boolean more;
+        @Nullable RuntimeException error;
+
+        Decoded(byte[] bytes, int offset, int length, long start, boolean terminated) {
+            this.bytes = bytes;
+            this.offset = offset;
+            this.length = length;
+            this.start = start;
+            this.terminated = terminated;
+        }
+
+        /**
+         * Parses the line and decodes an entry record (what needs no other line); a failure is kept, to be thrown
+         * when the line's turn comes. Returns false for a last line without its newline that is not a whole JSON
+         * object: a torn tail.
+         */
+        boolean decode(String location) {
+            try {
+                JsonNode node;
+                if (terminated) {
+                    node = parse(bytes, offset, length, location);
+                } else {
+                    node = tryParse(bytes, offset, length);
+                    if (node == null || !node.isObject()) {
+                        return false;
+                    }
+                }
+                record = StrictObject.of(node, location);
+                type = record.string("type");
+                if (type.equals("entry")) {
+                    more = record.bool("more", false);
+                    entry = decodeEntry(record, location);
+                }
+            } catch (RuntimeException e) {
+                error = e;
+            }
+            return true;
+        }
     }
 
     /** The state of one {@link #scan}: the batch read so far and not yet committed. */
@@ -325,21 +433,27 @@ final class SessionFile {
             this.line = index.committedLines;
         }
 
+        String location(long number) {
+            return path + ":" + number;
+        }
+
         @Override
         public void line(byte[] data, int offset, int length, long lineStart, boolean terminated) {
-            JsonNode node;
-            String location = path + ":" + (line + 1);
-            if (terminated) {
-                node = parse(data, offset, length, location);
-            } else {
-                node = tryParse(data, offset, length);
-                if (node == null || !node.isObject()) {
-                    return; // the start of a record a crash cut short: a torn tail
-                }
+            Decoded d = new Decoded(data, offset, length, lineStart, terminated);
+            if (d.decode(location(line + 1))) {
+                apply(d);
             }
+        }
+
+        /** Applies the next line of the file, decoded. */
+        void apply(Decoded d) {
             line++;
-            StrictObject record = StrictObject.of(node, location);
-            String type = record.string("type");
+            String location = location(line);
+            if (d.error != null) {
+                throw d.error;
+            }
+            StrictObject record = Objects.requireNonNull(d.record);
+            String type = Objects.requireNonNull(d.type);
             boolean closesRecord = true;
             if (index.header == null) {
                 if (!type.equals("session")) {
@@ -349,15 +463,14 @@ final class SessionFile {
             } else {
                 switch (type) {
                     case "entry" -> {
-                        boolean more = record.bool("more", false);
-                        Entry entry = decodeEntry(record, location);
+                        Entry entry = Objects.requireNonNull(d.entry);
                         if (entry.seq() <= index.highWater
                                 || !pending.isEmpty() && entry.seq() <= pending.get(pending.size() - 1).seq()) {
                             throw new CorruptRecordException(location, "seq " + entry.seq() + " does not increase");
                         }
                         pending.add(entry);
-                        pendingSpans.add(new Span(lineStart, length, line));
-                        if (more) {
+                        pendingSpans.add(new Span(d.start, d.length, line));
+                        if (d.more) {
                             closesRecord = false;
                         } else {
                             commitBatch(index, pending, pendingSpans, entriesOut, location);
@@ -381,15 +494,119 @@ final class SessionFile {
                 }
             }
             if (closesRecord) {
-                index.committedEnd = lineStart + length + (terminated ? 1 : 0);
-                index.unterminated = !terminated;
+                index.committedEnd = d.start + d.length + (d.terminated ? 1 : 0);
+                index.unterminated = !d.terminated;
                 index.committedLines = line;
-                index.lastLineStart = lineStart;
-                index.lastLine = Arrays.copyOfRange(data, offset, offset + length + (terminated ? 1 : 0));
-                if (terminated) {
-                    index.lastLine[length] = '\n';
+                index.lastLineStart = d.start;
+                index.lastLine = Arrays.copyOfRange(d.bytes, d.offset, d.offset + d.length + (d.terminated ? 1 : 0));
+                if (d.terminated) {
+                    index.lastLine[d.length] = '\n';
                 }
             }
+        }
+    }
+
+    /**
+     * A {@link Scan} whose lines are decoded in segments, handed alternately to the common pool and decoded here, and
+     * applied in file order.
+     */
+    private static final class ParallelScan implements LineVisitor {
+        private final Scan scan;
+        private final ArrayDeque<Future<List<Decoded>>> inFlight = new ArrayDeque<>();
+        private final int helpers = Math.max(1, ForkJoinPool.getCommonPoolParallelism());
+        private int used;
+        private List<Decoded> lines = new ArrayList<>();
+        private long firstLine;
+
+        ParallelScan(Scan scan) {
+            this.scan = scan;
+            this.firstLine = scan.line + 1;
+        }
+
+        @Override
+        public void line(byte[] data, int offset, int length, long lineStart, boolean terminated) {
+            if (!terminated) {
+                // The last line, without its newline: whether it is a record depends on it whole; decide here, in order.
+                finish();
+                scan.line(data, offset, length, lineStart, false);
+                return;
+            }
+            // The bytes are kept as they are: the scan reads into fresh arrays (see lines(..., keep)).
+            lines.add(new Decoded(data, offset, length, lineStart, true));
+            used += length;
+            if (used >= SEGMENT_BYTES) {
+                submit();
+            }
+        }
+
+        private void submit() {
+            List<Decoded> batch = lines;
+            long first = firstLine;
+            firstLine += batch.size();
+            Callable<List<Decoded>> work = () -> {
+                for (int i = 0; i < batch.size(); i++) {
+                    batch.get(i).decode(scan.location(first + i));
+                }
+                return batch;
+            };
+            if (inFlight.size() < 2 * helpers) {
+                inFlight.add(ForkJoinPool.commonPool().submit(work));
+            } else {
+                FutureTask<List<Decoded>> here = new FutureTask<>(work);
+                here.run(); // the helpers are busy: decode this segment on the reading thread
+                inFlight.add(here);
+            }
+            used = 0;
+            lines = new ArrayList<>();
+            while (!inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
+                applyAll(inFlight.pollFirst());
+            }
+        }
+
+        /** Decodes and applies every line handed over so far. */
+        void finish() {
+            if (!lines.isEmpty()) {
+                submit();
+            }
+            while (!inFlight.isEmpty()) {
+                applyAll(inFlight.pollFirst());
+            }
+        }
+
+        private void applyAll(Future<List<Decoded>> done) {
+            List<Decoded> batch;
+            try {
+                batch = done.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancelAll();
+                throw new UnavailableException("interrupted while reading a session file", e);
+            } catch (ExecutionException e) {
+                cancelAll();
+                Throwable cause = e.getCause();
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new IllegalStateException(cause);
+            }
+            try {
+                for (Decoded d : batch) {
+                    scan.apply(d);
+                }
+            } catch (RuntimeException e) {
+                cancelAll();
+                throw e;
+            }
+        }
+
+        private void cancelAll() {
+            for (Future<List<Decoded>> f : inFlight) {
+                f.cancel(false);
+            }
+            inFlight.clear();
         }
     }
 

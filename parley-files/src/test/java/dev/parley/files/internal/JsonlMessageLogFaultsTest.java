@@ -148,6 +148,39 @@ class JsonlMessageLogFaultsTest {
         return -1;
     }
 
+    /**
+     * A file larger than {@link SessionFile#PARALLEL_MIN_BYTES} is decoded in segments on several threads: the entries
+     * come back in file order, and a damaged line deep inside is reported by its own line number.
+     */
+    @Test
+    void load_fileDecodedInParallelSegments_keepsFileOrderAndNamesTheDamagedLine() throws IOException {
+        JsonlMessageLog writer = log(SessionFile.CHUNK_BYTES);
+        String text = "x".repeat(900);
+        List<String> expected = new ArrayList<>();
+        String parent = null;
+        for (int b = 0; b < 30; b++) {
+            List<NewEntry> batch = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                String id = "e" + b + "-" + i;
+                batch.add(entry(id, parent, text));
+                expected.add(id);
+                parent = id;
+            }
+            writer.append(S, A, batch, Usage.of(1, 1));
+        }
+        assertThat(Files.size(writer.fileOf(S))).isGreaterThan(2L * SessionFile.PARALLEL_MIN_BYTES);
+
+        assertThat(ids(log(4096).load(S, null))).isEqualTo(expected);
+        assertThat(log(SessionFile.CHUNK_BYTES).loadUsage(S, A)).isEqualTo(Usage.of(30, 30));
+
+        List<String> lines = new ArrayList<>(Files.readAllLines(writer.fileOf(S)));
+        lines.set(2500, lines.get(2500).replace("\"seq\"", "\"seq\":\"x\",\"q\""));
+        Files.write(writer.fileOf(S), lines);
+        assertThatThrownBy(() -> log(SessionFile.CHUNK_BYTES).load(S, null))
+                .isInstanceOf(dev.parley.core.CorruptRecordException.class)
+                .hasMessageContaining(writer.fileOf(S) + ":2501");
+    }
+
     // ---- issue 14, break 9: zero-byte temporary files after a full disk ----
 
     /** Issue 14, break 9: a full disk while setting a torn tail aside left an empty {@code .torn-} sidecar. */
