@@ -41,6 +41,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -143,7 +144,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      * @param options the clock that stamps sessions
      */
     public JsonlMessageLog(Path dir, StoreOptions options) {
-        this(dir, options, SessionFile.CHUNK_BYTES, Files::setLastModifiedTime);
+        this(dir, options, SessionFile.CHUNK_BYTES, JsonlMessageLog::stampTimes);
     }
 
     /**
@@ -419,7 +420,6 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             at++;
             index.unterminated = false;
         }
-        String file = fileOf(session).toString();
         long line = index.committedLines;
         long lastStart = at;
         byte[] lastLine = index.lastLine;
@@ -428,8 +428,9 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             for (byte[] bytes : p.lines) {
                 line++;
                 if (k < p.written.size()) {
+                    // Checked by the plan already: the location is never named.
                     SessionFile.commitEntry(index, p.written.get(k), new SessionFile.Span(at, bytes.length - 1, line),
-                            file + ":" + line);
+                            "the append to " + session);
                 } else {
                     index.usage.merge(p.agent, p.usage, Usage::plus);
                 }
@@ -673,7 +674,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             return false;
         }
         try {
-            Boolean existed = locked(session, false, true, channel -> {
+            Boolean existed = locked(session, false, true, (channel, size) -> {
                 Files.delete(file);
                 syncDirectory();
                 indexes.remove(session);
@@ -772,8 +773,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 }
                 Holder<T> done;
                 try {
-                    done = locked(session, false, true, channel -> {
-                        long size = channel.size();
+                    done = locked(session, false, true, (channel, size) -> {
                         SessionFile.Index index = refresh(session, channel, size);
                         if (index.hasTornTail(size)) {
                             setAside(session, channel, index, size, op);
@@ -855,7 +855,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         Path file = fileOf(session);
         try {
             for (int attempt = 0; attempt < 50; attempt++) {
-                Holder<T> done = locked(session, true, false, channel -> new Holder<>(work.run(channel, channel.size())),
+                Holder<T> done = locked(session, true, false, (channel, size) -> new Holder<>(work.run(channel, size)),
                         null);
                 if (done != null) {
                     return done.value();
@@ -874,7 +874,8 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /** Work under a file lock. */
     private interface LockedWork<T> {
-        T run(FileChannel channel) throws IOException;
+        /** @param size the file's size, read with its identity once the lock was granted */
+        T run(FileChannel channel, long size) throws IOException;
     }
 
     /**
@@ -929,12 +930,13 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             boolean current;
             FileLock lock = FileLocks.acquire(file, handle.channel, shared);
             try {
-                Object now;
+                BasicFileAttributes attributes;
                 try {
-                    now = identity(file);
+                    attributes = Files.readAttributes(file, BasicFileAttributes.class);
                 } catch (NoSuchFileException e) {
-                    now = null;
+                    attributes = null;
                 }
+                Object now = attributes == null ? null : identity(attributes);
                 current = handle.identity.equals(now);
                 if (current) {
                     SessionFile.Index cached = indexes.get(session);
@@ -946,7 +948,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                         // Read through this same descriptor, never closed since: what it read cannot have been replaced.
                         cached.continuous = cached.heldBy == handle;
                     }
-                    result = work.run(handle.channel);
+                    result = work.run(handle.channel, attributes.size());
                     SessionFile.Index after = indexes.get(session);
                     if (after != null) {
                         after.fileKey = now;
@@ -1046,8 +1048,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /** What identifies the file a path names (device and inode where the platform has them). */
     private static Object identity(Path file) throws IOException {
-        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
-                java.nio.file.attribute.BasicFileAttributes.class);
+        return identity(Files.readAttributes(file, BasicFileAttributes.class));
+    }
+
+    private static Object identity(BasicFileAttributes a) {
         return a.fileKey() != null ? a.fileKey() : a.creationTime();
     }
 
@@ -1155,6 +1159,14 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             LOG.log(System.Logger.Level.WARNING, "cannot stamp " + fileOf(session) + " with the store clock's time"
                     + " (the write itself is durable): " + e.getMessage());
         }
+    }
+
+    /**
+     * Sets the modification time, and the access time with it: given both, the JDK sets them in one call without
+     * first reading the file's times back.
+     */
+    private static void stampTimes(Path file, FileTime time) throws IOException {
+        Files.getFileAttributeView(file, java.nio.file.attribute.BasicFileAttributeView.class).setTimes(time, time, null);
     }
 
     private static Instant modified(Path file) throws IOException {
