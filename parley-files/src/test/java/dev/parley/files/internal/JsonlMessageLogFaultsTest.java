@@ -243,6 +243,46 @@ class JsonlMessageLogFaultsTest {
     // ---- group commit ----
 
     /**
+     * Issue 12: every operation of a log was serialized on the instance, so an append waiting for one session's lock
+     * held up appends to every other session of the store. Here session A's lock is held while an append to A waits
+     * for it; an append to B must complete meanwhile (before, it waited until A's append gave up after 10 s).
+     */
+    @Test
+    void append_toOneSessionWhileAnotherSessionsAppendWaitsForItsLock_doesNotWait() throws Exception {
+        JsonlMessageLog log = log(SessionFile.CHUNK_BYTES);
+        SessionId a = new SessionId("session-a");
+        SessionId b = new SessionId("session-b");
+        log.append(a, A, List.of(entry("a1", null, "one")));
+        log.append(b, A, List.of(entry("b1", null, "one")));
+        java.util.concurrent.atomic.AtomicReference<Object> waiting = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.locks.ReentrantLock held = FileLocks.lockInJvm(log.fileOf(a));
+        Thread blocked;
+        try {
+            blocked = new Thread(() -> {
+                try {
+                    waiting.set(log.append(a, A, List.of(entry("a2", "a1", "two")), Usage.ZERO));
+                } catch (RuntimeException e) {
+                    waiting.set(e);
+                }
+            });
+            blocked.start();
+            while (!held.hasQueuedThread(blocked)) {
+                Thread.sleep(1);
+            }
+
+            AppendResult other = log.append(b, A, List.of(entry("b2", "b1", "two")), Usage.ZERO);
+
+            assertThat(other.written()).isEqualTo(1);
+            assertThat(waiting.get()).as("the append to A is still waiting").isNull();
+        } finally {
+            held.unlock();
+        }
+        blocked.join();
+        assertThat(waiting.get()).isInstanceOf(AppendResult.class);
+        assertThat(ids(log.load(a, null))).containsExactly("a1", "a2");
+    }
+
+    /**
      * Appends racing for one session are committed in groups; every valid batch is acknowledged and stored whole and
      * once, and a batch that fails its checks (its parent does not exist) fails alone.
      */
