@@ -356,8 +356,10 @@ final class SessionFile {
         Scan scan = new Scan(path, expected, index, entriesOut);
         if (size - from >= PARALLEL_MIN_BYTES) {
             ParallelScan parallel = new ParallelScan(scan);
+            scan.keepsBytes = true;
             lines(channel, from, size, chunkBytes, parallel, true);
             parallel.finish();
+            scan.keepLastLine();
         } else {
             lines(channel, from, size, chunkBytes, scan);
         }
@@ -424,6 +426,9 @@ final class SessionFile {
         private final List<Entry> pending = new ArrayList<>();
         private final List<Span> pendingSpans = new ArrayList<>();
         private long line;
+        /** Whether the bytes of the lines stay valid after their visit (each block a fresh array). */
+        boolean keepsBytes;
+        private @Nullable Decoded lastRecord;
 
         Scan(Path path, SessionId expected, Index index, @Nullable List<Entry> entriesOut) {
             this.path = path;
@@ -498,11 +503,27 @@ final class SessionFile {
                 index.unterminated = !d.terminated;
                 index.committedLines = line;
                 index.lastLineStart = d.start;
-                index.lastLine = Arrays.copyOfRange(d.bytes, d.offset, d.offset + d.length + (d.terminated ? 1 : 0));
-                if (d.terminated) {
-                    index.lastLine[d.length] = '\n';
+                lastRecord = d;
+                if (!keepsBytes) {
+                    keepLastLine();
                 }
             }
+        }
+
+        /**
+         * Copies the last committed record's line into the index. A scan whose line bytes stay valid after the visit
+         * ({@link #keepsBytes}) copies it once, at the end, instead of at every record.
+         */
+        void keepLastLine() {
+            Decoded d = lastRecord;
+            if (d == null) {
+                return;
+            }
+            index.lastLine = Arrays.copyOfRange(d.bytes, d.offset, d.offset + d.length + (d.terminated ? 1 : 0));
+            if (d.terminated) {
+                index.lastLine[d.length] = '\n';
+            }
+            lastRecord = null;
         }
     }
 
