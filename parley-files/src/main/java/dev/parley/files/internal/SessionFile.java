@@ -35,11 +35,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -338,8 +336,9 @@ final class SessionFile {
      * entries into {@code entriesOut} when it is not null. A last line without its newline is a complete record if it
      * is a whole JSON object (a write cut short cannot leave one: the object's closing brace is the last byte before
      * the newline); otherwise it is the start of a torn tail. More than {@link #PARALLEL_MIN_BYTES} are decoded in
-     * segments, some on {@link ForkJoinPool#commonPool()}, and applied in file order on the calling thread: errors
-     * and results are those of a reading in order.
+     * segments by helpers of {@link ForkJoinPool#commonPool()} and the calling thread (which decodes any segment no
+     * helper has started when it needs it), and applied in file order on the calling thread: errors and results are
+     * those of a reading in order.
      *
      * @throws CorruptRecordException naming file and line for a complete line that is not a valid record
      */
@@ -528,12 +527,74 @@ final class SessionFile {
     }
 
     /**
-     * A {@link Scan} whose lines are decoded in segments, handed alternately to the common pool and decoded here, and
-     * applied in file order.
+     * Lines to decode together, by whichever thread claims them first: a helper of the common pool, or the reading
+     * thread when it needs them (so it never waits for a segment no helper has started).
+     */
+    private static final class Segment implements Runnable {
+        private final Scan scan;
+        final List<Decoded> lines;
+        private final long firstLine;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        private final CountDownLatch done = new CountDownLatch(1);
+        private @Nullable Throwable failure;
+
+        Segment(Scan scan, List<Decoded> lines, long firstLine) {
+            this.scan = scan;
+            this.lines = lines;
+            this.firstLine = firstLine;
+        }
+
+        @Override
+        public void run() {
+            if (!claimed.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                for (int i = 0; i < lines.size(); i++) {
+                    lines.get(i).decode(scan.location(firstLine + i));
+                }
+            } catch (Throwable t) {
+                failure = t; // Decoded keeps a record's own errors; this is anything else
+            } finally {
+                done.countDown();
+            }
+        }
+
+        boolean isDone() {
+            return done.getCount() == 0;
+        }
+
+        /** Claims the segment (or, if a helper has it, waits for it) and returns it decoded. */
+        List<Decoded> decoded() {
+            run();
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UnavailableException("interrupted while reading a session file", e);
+            }
+            if (failure instanceof RuntimeException r) {
+                throw r;
+            }
+            if (failure instanceof Error err) {
+                throw err;
+            }
+            return lines;
+        }
+
+        /** Makes sure no helper decodes it any more (after a failure). */
+        void abandon() {
+            claimed.set(true);
+        }
+    }
+
+    /**
+     * A {@link Scan} whose lines are decoded in segments by the common pool's helpers and the reading thread, and
+     * applied in file order on the reading thread.
      */
     private static final class ParallelScan implements LineVisitor {
         private final Scan scan;
-        private final ArrayDeque<Future<List<Decoded>>> inFlight = new ArrayDeque<>();
+        private final ArrayDeque<Segment> inFlight = new ArrayDeque<>();
         private final int helpers = Math.max(1, ForkJoinPool.getCommonPoolParallelism());
         private int used;
         private List<Decoded> lines = new ArrayList<>();
@@ -561,25 +622,14 @@ final class SessionFile {
         }
 
         private void submit() {
-            List<Decoded> batch = lines;
-            long first = firstLine;
-            firstLine += batch.size();
-            Callable<List<Decoded>> work = () -> {
-                for (int i = 0; i < batch.size(); i++) {
-                    batch.get(i).decode(scan.location(first + i));
-                }
-                return batch;
-            };
-            if (inFlight.size() < 2 * helpers) {
-                inFlight.add(ForkJoinPool.commonPool().submit(work));
-            } else {
-                FutureTask<List<Decoded>> here = new FutureTask<>(work);
-                here.run(); // the helpers are busy: decode this segment on the reading thread
-                inFlight.add(here);
-            }
+            Segment segment = new Segment(scan, lines, firstLine);
+            firstLine += lines.size();
             used = 0;
             lines = new ArrayList<>();
-            while (!inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
+            inFlight.add(segment);
+            ForkJoinPool.commonPool().execute(segment);
+            // Bounded: beyond a few segments ahead, the reading thread decodes (or waits for) the oldest itself.
+            while (inFlight.size() > 2 * helpers || !inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
                 applyAll(inFlight.pollFirst());
             }
         }
@@ -594,40 +644,18 @@ final class SessionFile {
             }
         }
 
-        private void applyAll(Future<List<Decoded>> done) {
-            List<Decoded> batch;
+        private void applyAll(Segment segment) {
             try {
-                batch = done.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                cancelAll();
-                throw new UnavailableException("interrupted while reading a session file", e);
-            } catch (ExecutionException e) {
-                cancelAll();
-                Throwable cause = e.getCause();
-                if (cause instanceof RuntimeException r) {
-                    throw r;
-                }
-                if (cause instanceof Error err) {
-                    throw err;
-                }
-                throw new IllegalStateException(cause);
-            }
-            try {
-                for (Decoded d : batch) {
+                for (Decoded d : segment.decoded()) {
                     scan.apply(d);
                 }
-            } catch (RuntimeException e) {
-                cancelAll();
+            } catch (RuntimeException | Error e) {
+                for (Segment other : inFlight) {
+                    other.abandon();
+                }
+                inFlight.clear();
                 throw e;
             }
-        }
-
-        private void cancelAll() {
-            for (Future<List<Decoded>> f : inFlight) {
-                f.cancel(false);
-            }
-            inFlight.clear();
         }
     }
 
