@@ -176,10 +176,14 @@ public final class JsonlMeasure {
         Path file = where.resolve(session.value() + ".jsonl");
         long[] parley = new long[5];
         long[] raw = new long[5];
+        long[] decoded = new long[5];
         for (int round = -2; round < 5; round++) {
             long t = System.nanoTime();
-            long count = rawReadAndParse(file);
+            long count = rawReadAndParse(file, false);
             long r = System.nanoTime() - t;
+            t = System.nanoTime();
+            rawReadAndParse(file, true);
+            long d = System.nanoTime() - t;
             try (JsonlStore store = JsonlStore.open(where, options)) {
                 t = System.nanoTime();
                 int n = store.log().load(session, null).size();
@@ -190,16 +194,21 @@ public final class JsonlMeasure {
                 if (round >= 0) {
                     parley[round] = p;
                     raw[round] = r;
+                    decoded[round] = d;
                 }
             }
         }
         System.out.printf(Locale.ROOT, "resume of %,d messages (%,d bytes): Parley p50 %.0f ms | raw read + Jackson"
-                        + " p50 %.0f ms | ratio %.2f%n", messages, Files.size(file), p50(parley) / 1000, p50(raw) / 1000,
-                p50(parley) / p50(raw));
+                        + " p50 %.0f ms | ratio %.2f | raw + EntryCodec.decode of each entry p50 %.0f ms (%.2f x raw)%n",
+                messages, Files.size(file), p50(parley) / 1000, p50(raw) / 1000, p50(parley) / p50(raw),
+                p50(decoded) / 1000, p50(decoded) / p50(raw));
     }
 
-    /** Reads the file in 1 MiB blocks and parses each line with Jackson into a tree. */
-    static long rawReadAndParse(Path file) throws IOException {
+    /**
+     * Reads the file in 1 MiB blocks and parses each line with Jackson into a tree; with {@code decode}, also decodes
+     * each entry line with the shared codec (what any JSON store pays on top of parsing).
+     */
+    static long rawReadAndParse(Path file, boolean decode) throws IOException {
         long lines = 0;
         try (InputStream in = Files.newInputStream(file)) {
             byte[] buf = new byte[1 << 20];
@@ -220,6 +229,10 @@ public final class JsonlMeasure {
                         }
                         if (node.isObject()) {
                             lines++;
+                            if (decode && "entry".equals(node.path("type").asText())) {
+                                ((com.fasterxml.jackson.databind.node.ObjectNode) node).remove(List.of("type", "more"));
+                                dev.parley.json.EntryCodec.decode(node, "line " + lines);
+                            }
                         }
                         start = i + 1;
                     }
