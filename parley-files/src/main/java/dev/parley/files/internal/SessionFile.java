@@ -408,6 +408,7 @@ final class SessionFile {
                 if (type.equals("entry")) {
                     more = record.bool("more", false);
                     entry = decodeEntry(record, location);
+                    record = null; // not needed to apply an entry: let the tree go while the segment waits
                 }
             } catch (RuntimeException e) {
                 error = e;
@@ -456,14 +457,13 @@ final class SessionFile {
             if (d.error != null) {
                 throw d.error;
             }
-            StrictObject record = Objects.requireNonNull(d.record);
             String type = Objects.requireNonNull(d.type);
             boolean closesRecord = true;
             if (index.header == null) {
                 if (!type.equals("session")) {
                     throw new CorruptRecordException(location, "the first line is not a session header");
                 }
-                index.header = parseHeader(record, expected);
+                index.header = parseHeader(Objects.requireNonNull(d.record), expected);
             } else {
                 switch (type) {
                     case "entry" -> {
@@ -482,6 +482,7 @@ final class SessionFile {
                     }
                     case "usage" -> {
                         // A usage line stands alone or closes the batch whose cost it records: both are committed here.
+                        StrictObject record = Objects.requireNonNull(d.record);
                         Usage usage = EntryCodec.decodeUsage(record.required("usage"), location);
                         AgentId agent = agent(record.string("agent"), location);
                         if (record.bool("more", false)) {
@@ -492,7 +493,8 @@ final class SessionFile {
                     }
                     case "truncate" -> {
                         requireNoOpenBatch(pending, location);
-                        index.highWater = Math.max(index.highWater, record.longValue("highWater"));
+                        index.highWater = Math.max(index.highWater,
+                                Objects.requireNonNull(d.record).longValue("highWater"));
                     }
                     default -> throw new CorruptRecordException(location, "unknown record type '" + type + "'");
                 }
