@@ -291,6 +291,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             Pending next = queue.waiting.peekFirst();
             if (next != null) {
                 next.turn.signal();
+            } else {
+                // Forget an idle queue. A caller that took it from the map just before still leads it alone; it may
+                // then run beside a leader of a new queue, and the file's own lock serializes the two.
+                queues.remove(session, queue);
             }
         } finally {
             queue.lock.unlock();
