@@ -49,8 +49,11 @@ import java.util.stream.Stream;
  * {@link Capability#MULTI_PROCESS}, {@link Capability#CATALOG}, {@link Capability#SESSION_RECORDS},
  * {@link Capability#ARCHIVES}.
  *
- * <p>Thread-safe. A store holds no file open between operations; closing it writes the catalog caches, and using it,
- * its views or anything reached through them afterwards fails with an {@link UnavailableException}.
+ * <p>Thread-safe; appends to different sessions run in parallel, and appends to one session that arrive together share
+ * one write and one {@code fdatasync} (group commit). A store keeps up to 256 session files of each scope open between
+ * operations (the least recently used are closed beyond that; a file deleted or replaced by another process is let go
+ * at its next use); closing it closes them and writes the catalog caches, and using it, its views or anything reached
+ * through them afterwards fails with an {@link UnavailableException}.
  */
 public final class JsonlStore extends BaseStore {
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.PERSISTENT,

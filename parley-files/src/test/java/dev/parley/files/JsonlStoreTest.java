@@ -146,8 +146,9 @@ class JsonlStoreTest {
             assertThat(store.log().load(S, null)).hasSize(2);
             assertThat(store.log().loadUsage(S, A)).isEqualTo(Usage.of(30, 4));
         }
-        // A crash may leave any prefix of the batch's one write: every line but the usage line included.
-        for (long cut = end - 1; cut >= batchStart; cut--) {
+        // A crash may leave any prefix of the batch's one write: every line but the usage line included. (Only the
+        // final newline missing leaves the whole batch: see finalNewlineRemovedByHand_keepsTheLastBatch.)
+        for (long cut = end - 2; cut >= batchStart; cut--) {
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
                 channel.truncate(cut);
             }
@@ -164,13 +165,58 @@ class JsonlStoreTest {
         }
     }
 
+    /** Appends one batch through a store opened and closed for it; the session's file. */
+    Path appendInOneStore(List<NewEntry> batch, Usage usage) {
+        try (JsonlStore store = JsonlStore.open(dir)) {
+            store.log().append(S, A, batch, usage);
+        }
+        return fileOf(dir);
+    }
+
+    /** Issue 14, break 9: removing a file's final newline by hand made its whole last batch vanish. */
+    @Test
+    void finalNewlineRemovedByHand_keepsTheLastBatch() throws IOException {
+        List<NewEntry> batch = List.of(user("e1", null, "hello"), assistant("e2", "e1", "hi"));
+        Path file = appendInOneStore(batch, Usage.of(30, 4));
+        String whole = Files.readString(file);
+        Files.writeString(file, whole.substring(0, whole.length() - 1));
+
+        try (JsonlStore store = JsonlStore.open(dir)) {
+            assertThat(ids(store.log().load(S, null))).containsExactly("e1", "e2");
+            assertThat(store.log().loadUsage(S, A)).isEqualTo(Usage.of(30, 4));
+            assertThat(store.catalog().orElseThrow().find(S)).map(SessionInfo::entryCount).contains(2L);
+            AppendResult retry = store.log().append(S, A, batch, Usage.of(30, 4));
+            assertThat(retry.written()).as("the batch is recognised as stored").isZero();
+            store.log().append(S, A, List.of(user("e3", "e2", "next")), Usage.ZERO);
+        }
+        assertThat(Files.readString(file)).as("the next append ended the line first").isEqualTo(whole
+                + Files.readAllLines(file).get(4) + "\n");
+        try (JsonlStore store = JsonlStore.open(dir)) {
+            assertThat(ids(store.log().load(S, null))).containsExactly("e1", "e2", "e3");
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.filter(p -> p.getFileName().toString().contains(".torn-"))).as("nothing set aside").isEmpty();
+        }
+    }
+
+    /** A last line without its newline that is not a whole record is still a torn tail: the open batch is dropped. */
+    @Test
+    void finalNewlineMissingInsideAnOpenBatch_dropsTheBatch() throws IOException {
+        Path file = appendInOneStore(List.of(user("e1", null, "hello"), assistant("e2", "e1", "hi")), Usage.of(30, 4));
+        List<String> lines = Files.readAllLines(file);
+        // The header and the first entry (with "more":true), its newline gone: a whole line, but the batch is open.
+        Files.writeString(file, lines.get(0) + "\n" + lines.get(1));
+
+        try (JsonlStore store = JsonlStore.open(dir)) {
+            assertThat(store.log().load(S, null)).isEmpty();
+            assertThat(store.log().loadUsage(S, A)).isEqualTo(Usage.ZERO);
+        }
+    }
+
     @Test
     void append_cutJustBeforeItsUsageLineIsIgnoredWholeAndSetAsideByTheRetry() throws IOException {
         List<NewEntry> batch = List.of(user("e1", null, "hello"), assistant("e2", "e1", "hi"));
-        try (JsonlStore store = JsonlStore.open(dir)) {
-            store.log().append(S, A, batch, Usage.of(30, 4));
-        }
-        Path file = fileOf(dir);
+        Path file = appendInOneStore(batch, Usage.of(30, 4));
         List<String> lines = Files.readAllLines(file);
         String withoutUsage = String.join("\n", lines.subList(0, 3)) + "\n";
         Files.writeString(file, withoutUsage);

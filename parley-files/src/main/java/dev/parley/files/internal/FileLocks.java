@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Locks on files, across threads and processes. A {@link FileLock} is a POSIX record lock held by the whole JVM, and
@@ -21,6 +22,12 @@ final class FileLocks {
     static final long WAIT_MILLIS = 10_000;
 
     private static final ConcurrentHashMap<Path, ReentrantLock> IN_JVM = new ConcurrentHashMap<>();
+    /**
+     * The real path of each directory seen, so that a lock costs no path resolution (a directory of a store is not
+     * expected to be re-pointed while the store is open).
+     */
+    private static final ConcurrentHashMap<Path, Path> REAL_DIRECTORIES = new ConcurrentHashMap<>();
+    private static final int MAX_REMEMBERED_DIRECTORIES = 4096;
 
     private FileLocks() {}
 
@@ -47,15 +54,7 @@ final class FileLocks {
      * @throws IOException as the opener or the work throw it (a missing file: {@link java.nio.file.NoSuchFileException})
      */
     static <T> T with(Path path, boolean shared, Opener opener, Locked<T> work, Released released) throws IOException {
-        ReentrantLock local = IN_JVM.computeIfAbsent(key(path), p -> new ReentrantLock());
-        try {
-            if (!local.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-                throw new UnavailableException(path + " is locked by another thread", null);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UnavailableException("interrupted while waiting for the lock of " + path, e);
-        }
+        ReentrantLock local = lockInJvm(path);
         try (FileChannel channel = opener.open()) {
             T result;
             FileLock lock = acquire(path, channel, shared);
@@ -75,6 +74,31 @@ final class FileLocks {
         }
     }
 
+    /**
+     * Takes the path's in-JVM lock, for a caller that keeps descriptors of the file open between operations: it must
+     * open, lock ({@link #acquire}) and close them only while holding this lock, and unlock it when done.
+     *
+     * @throws UnavailableException if the lock is not granted within {@link #WAIT_MILLIS}
+     */
+    static ReentrantLock lockInJvm(Path path) {
+        ReentrantLock local = IN_JVM.computeIfAbsent(key(path), p -> new ReentrantLock());
+        try {
+            if (!local.tryLock(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                throw new UnavailableException(path + " is locked by another thread", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while waiting for the lock of " + path, e);
+        }
+        return local;
+    }
+
+    /** The path's in-JVM lock if it is free now (the caller unlocks it), or null. */
+    static @Nullable ReentrantLock tryLockInJvm(Path path) {
+        ReentrantLock local = IN_JVM.computeIfAbsent(key(path), p -> new ReentrantLock());
+        return local.tryLock() ? local : null;
+    }
+
     /** {@link #with(Path, boolean, Opener, Locked, Released)} with nothing to do after the release. */
     static <T> T with(Path path, boolean shared, Opener opener, Locked<T> work) throws IOException {
         return with(path, shared, opener, work, null);
@@ -87,14 +111,30 @@ final class FileLocks {
     private static Path key(Path path) {
         Path absolute = path.toAbsolutePath().normalize();
         Path parent = absolute.getParent();
-        try {
-            return parent == null ? absolute : parent.toRealPath().resolve(absolute.getFileName());
-        } catch (IOException e) {
+        if (parent == null) {
             return absolute;
         }
+        Path real = REAL_DIRECTORIES.get(parent);
+        if (real == null) {
+            try {
+                real = parent.toRealPath();
+            } catch (IOException e) {
+                return absolute;
+            }
+            if (REAL_DIRECTORIES.size() < MAX_REMEMBERED_DIRECTORIES) {
+                REAL_DIRECTORIES.put(parent, real);
+            }
+        }
+        return real.resolve(absolute.getFileName());
     }
 
-    private static FileLock acquire(Path path, FileChannel channel, boolean shared) throws IOException {
+    /**
+     * Takes a file lock on the whole file (shared or exclusive), waiting at most {@link #WAIT_MILLIS} for another
+     * process. Call it holding the path's in-JVM lock.
+     *
+     * @throws UnavailableException if the lock is not granted in time
+     */
+    static FileLock acquire(Path path, FileChannel channel, boolean shared) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
         long sleep = 1;
         while (true) {

@@ -27,10 +27,13 @@ import dev.parley.core.store.StoreOptions;
 import dev.parley.json.EntryCodec;
 import dev.parley.json.Instants;
 import dev.parley.json.Json;
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -38,8 +41,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -48,6 +53,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
@@ -58,8 +66,9 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>the file is created with its header in place (written to a temporary file and linked into place), never
  *       empty, and of two creators exactly one wins;</li>
- *   <li>every append — its entries and its usage — is one write followed by {@code fdatasync}, and returns only
- *       after it; the usage line ends the batch, so a crash keeps both or neither;</li>
+ *   <li>every append — its entries and its usage — is written whole in one write followed by {@code fdatasync}
+ *       (shared with the appends that arrived with it), and returns only after it; the usage line ends the batch, so
+ *       a crash keeps both or neither;</li>
  *   <li>each write holds an exclusive lock on the file (shared for reads), across threads and processes, and works
  *       on the file the path names once the lock is granted (its identity is checked; a file replaced or deleted
  *       meanwhile is let go and the operation starts over); no descriptor of a locked file is closed while the lock
@@ -80,8 +89,14 @@ import org.jspecify.annotations.Nullable;
  * <p>The catalog reads session headers; {@code .parley-catalog-cache.json} in the directory caches them keyed by file
  * identity, size, and modification and status-change times. It is derived data: delete it at will, it is rebuilt.
  *
+ * <p>Appends that arrive together for one session are committed together: the first caller writes the lines of every
+ * append queued behind it in one write and one {@code fdatasync}, each append checked on its own (one that fails its
+ * checks fails alone), and each caller returns once that sync is done. A lone caller writes at once. Sessions do not
+ * wait for one another: each file has its own locks.
+ *
  * <p>The directory is created by the first write, so that merely reading a scope leaves nothing behind. Thread-safe:
- * every operation is serialized on the instance. Not API: reached through {@link dev.parley.files.JsonlStore}.
+ * operations on one session file are serialized by its lock; operations on different files run in parallel. Not API:
+ * reached through {@link dev.parley.files.JsonlStore}.
  */
 public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     private static final System.Logger LOG = System.getLogger(JsonlMessageLog.class.getName());
@@ -91,16 +106,37 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     /** The cache file's format: 2 keys entries by {@link #stamp}; a cache of another version is ignored. */
     static final int CACHE_VERSION = 2;
 
+    /** The most session files a log keeps open between operations. */
+    static final int MAX_OPEN_FILES = 256;
+    /** The most bytes one group commit writes; a single larger batch is written alone. */
+    static final int MAX_GROUP_BYTES = 8 << 20;
+
     private final Path dir;
     private final StoreOptions options;
-    private final Map<SessionId, SessionFile.Index> indexes = new HashMap<>();
+    private final int chunkBytes;
+    private final Stamper stamper;
+    /**
+     * The index of each session file this instance has read. An index is read and changed only under its file's
+     * in-JVM lock ({@link FileLocks}), which every operation on the file holds.
+     */
+    private final Map<SessionId, SessionFile.Index> indexes = new ConcurrentHashMap<>();
+    /** The descriptors kept open between operations, at most {@link #MAX_OPEN_FILES} (then the least used close). */
+    private final Map<SessionId, Handle> handles = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong uses = new java.util.concurrent.atomic.AtomicLong();
+    /** The appends waiting for each session's file: the group commit. */
+    private final Map<SessionId, WriteQueue> queues = new ConcurrentHashMap<>();
+    /** Guards {@link #catalog} and {@link #catalogDirty}. */
+    private final Object catalogLock = new Object();
     /** The catalog views as last read by this instance (from the cache file, then kept current). */
     private @Nullable Map<SessionId, Cached> catalog;
     /** Whether {@link #catalog} differs from the cache file; it is written when the store is closed. */
     private boolean catalogDirty;
-    /** Whether the current {@link #write} changed the file (then its modification time is stamped). */
-    private boolean changed;
-    private boolean released;
+    private volatile boolean released;
+
+    /** Sets a file's modification time: {@link Files#setLastModifiedTime}, replaced in tests to make it fail. */
+    interface Stamper {
+        void stamp(Path file, FileTime time) throws IOException;
+    }
 
     /**
      * The log of the sessions in {@code dir}, an absolute directory that need not exist yet.
@@ -108,8 +144,20 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      * @param options the clock that stamps sessions
      */
     public JsonlMessageLog(Path dir, StoreOptions options) {
+        this(dir, options, SessionFile.CHUNK_BYTES, JsonlMessageLog::stampTimes);
+    }
+
+    /**
+     * For tests: files read in blocks of {@code chunkBytes}, and modification times set by {@code stamper}.
+     */
+    JsonlMessageLog(Path dir, StoreOptions options, int chunkBytes, Stamper stamper) {
         this.dir = Objects.requireNonNull(dir, "dir");
         this.options = Objects.requireNonNull(options, "options");
+        if (chunkBytes < 1) {
+            throw new IllegalArgumentException("chunkBytes must be positive");
+        }
+        this.chunkBytes = chunkBytes;
+        this.stamper = Objects.requireNonNull(stamper, "stamper");
     }
 
     /** The directory of this log's session files. */
@@ -135,59 +183,288 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         return append(session, agent, batch, usage, true, expectedLast);
     }
 
-    private synchronized AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
-                                             boolean conditional, @Nullable EntryId expectedLast) {
+    /** One caller's append, waiting in its session's queue until a group that holds it is durable. */
+    private static final class Pending {
+        final AgentId agent;
+        final List<NewEntry> entries;
+        final Usage usage;
+        final boolean conditional;
+        final @Nullable EntryId expectedLast;
+        final Condition turn;
+        /** Set by the leader that wrote (or refused) this append, under the queue's lock. */
+        boolean done;
+        @Nullable AppendResult result;
+        @Nullable RuntimeException error;
+        /** While its group is written: the plan, the lines and the entries they hold. */
+        AppendCheck.@Nullable Plan plan;
+        final List<byte[]> lines = new ArrayList<>();
+        final List<Entry> written = new ArrayList<>();
+        long bytes;
+
+        Pending(AgentId agent, List<NewEntry> entries, Usage usage, boolean conditional, @Nullable EntryId expectedLast,
+                Condition turn) {
+            this.agent = agent;
+            this.entries = entries;
+            this.usage = usage;
+            this.conditional = conditional;
+            this.expectedLast = expectedLast;
+            this.turn = turn;
+        }
+
+        AppendResult answer() {
+            if (error != null) {
+                throw error;
+            }
+            return Objects.requireNonNull(result, "result");
+        }
+    }
+
+    /** The appends waiting for one session's file; the first is the leader, which writes a group for all. */
+    private static final class WriteQueue {
+        final ReentrantLock lock = new ReentrantLock();
+        final ArrayDeque<Pending> waiting = new ArrayDeque<>();
+    }
+
+    /**
+     * Group commit: the caller joins its session's queue; the caller at its head leads, taking every append queued
+     * behind it (up to {@link #MAX_GROUP_BYTES}), checking each on its own against the stored entries and those
+     * before it in the group, writing all that passed in one write and one {@code fdatasync}, and answering each. A
+     * lone caller leads at once: nothing waits for company.
+     */
+    private AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
+                                boolean conditional, @Nullable EntryId expectedLast) {
         ensureOpen();
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(usage, "usage");
         List<NewEntry> entries = List.copyOf(batch);
-        if (!Files.exists(fileOf(session))) {
+        if (!indexes.containsKey(session) && !Files.exists(fileOf(session))) {
             // A batch that fails its check must not even create the session: check it against no stored entries first.
             AppendCheck.plan(session, agent, entries, Map.of());
             if (conditional) {
                 AppendCheck.requireLast(session, agent, expectedLast, null);
             }
         }
-        return write(session, Mode.APPEND, null, (channel, index) -> {
-            AppendCheck.Plan plan = AppendCheck.plan(session, agent, entries,
-                    stored(session, channel, index, AppendCheck.idsToLookUp(entries)));
-            if (plan.nothingToWrite() && !entries.isEmpty()) {
-                return plan.result(List.of()); // a retry: every entry is stored, and so was its usage
+        WriteQueue queue = queues.computeIfAbsent(session, s -> new WriteQueue());
+        Pending me;
+        List<Pending> group = new ArrayList<>();
+        queue.lock.lock();
+        try {
+            me = new Pending(agent, entries, usage, conditional, expectedLast, queue.lock.newCondition());
+            queue.waiting.addLast(me);
+            while (!me.done && queue.waiting.peekFirst() != me) {
+                me.turn.awaitUninterruptibly();
             }
-            if (conditional) {
-                // Under the file's exclusive lock, with the index brought up to date: nobody appends in between.
-                Entry last = index.lastByAgent.get(agent);
-                AppendCheck.requireLast(session, agent, expectedLast, last == null ? null : last.id());
+            if (me.done) {
+                return me.answer();
             }
-            boolean withUsage = !usage.equals(Usage.ZERO);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            List<Entry> written = new ArrayList<>(plan.toWrite().size());
-            long seq = index.highWater;
-            for (int i = 0; i < plan.toWrite().size(); i++) {
-                NewEntry e = plan.toWrite().get(i);
-                Entry entry = new Entry(++seq, e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
-                out.write(SessionFile.entryLine(entry, withUsage || i < plan.toWrite().size() - 1));
-                written.add(entry);
+            long bytes = 0;
+            for (Pending p : queue.waiting) {
+                group.add(p);
+                bytes += estimate(p);
+                if (bytes >= MAX_GROUP_BYTES) {
+                    break;
+                }
             }
-            if (withUsage) {
-                out.write(SessionFile.usageLine(agent, usage));
+        } finally {
+            queue.lock.unlock();
+        }
+        RuntimeException failure = null;
+        try {
+            writeGroup(session, group);
+        } catch (RuntimeException e) {
+            failure = e;
+        } catch (Error e) {
+            failure = new UnavailableException("cannot write " + fileOf(session) + ": " + e, e);
+        }
+        queue.lock.lock();
+        try {
+            for (Pending p : group) {
+                queue.waiting.pollFirst();
+                if (p.result == null && p.error == null) {
+                    p.error = failure != null ? failure
+                            : new IllegalStateException("an append of a group was left unanswered");
+                }
+                p.done = true;
+                p.turn.signal();
             }
-            if (out.size() > 0) {
-                appendDurably(session, channel, index, out.toByteArray());
+            Pending next = queue.waiting.peekFirst();
+            if (next != null) {
+                next.turn.signal();
+            } else {
+                // Forget an idle queue. A caller that took it from the map just before still leads it alone; it may
+                // then run beside a leader of a new queue, and the file's own lock serializes the two.
+                queues.remove(session, queue);
             }
-            return plan.result(written);
-        });
+        } finally {
+            queue.lock.unlock();
+        }
+        return me.answer();
+    }
+
+    /** A rough size of an append's lines, to bound a group (the exact size is known once it is encoded). */
+    private static long estimate(Pending p) {
+        return 256L * (p.entries.size() + 1);
     }
 
     /**
-     * The stored entries among {@code ids}, by id: the agents' latest entries come from the index, the others are read
-     * back from their lines (only a retry or a parent that is not its agent's latest entry costs a read).
+     * Writes one group under the file's exclusive lock: each append is checked and encoded in turn (one that fails its
+     * checks is answered with its error and writes nothing; the others go on), then every line of those that passed
+     * is written in one write at the committed end and made durable by one {@code fdatasync}; the index learns the
+     * new lines from what was written, without reading them back. If the write or the sync fails, the file is cut
+     * back to where it ended (so no batch of a failed group can surface later) and the index is dropped.
      */
-    private Map<EntryId, Entry> stored(SessionId session, FileChannel channel, SessionFile.Index index, Set<EntryId> ids)
+    private void writeGroup(SessionId session, List<Pending> group) {
+        write(session, Mode.APPEND, null, (channel, index, op) -> {
+            Map<EntryId, Entry> inGroup = new HashMap<>();
+            Map<AgentId, Entry> lastInGroup = new HashMap<>();
+            List<Pending> toWrite = new ArrayList<>(group.size());
+            long seq = index.highWater;
+            for (Pending p : group) {
+                p.plan = null;
+                p.lines.clear();
+                p.written.clear();
+                p.bytes = 0;
+                try {
+                    AppendCheck.Plan plan = AppendCheck.plan(session, p.agent, p.entries,
+                            stored(session, channel, index, inGroup, AppendCheck.idsToLookUp(p.entries)));
+                    if (plan.nothingToWrite() && !p.entries.isEmpty()) {
+                        p.result = plan.result(List.of()); // a retry: every entry is stored, and so was its usage
+                        continue;
+                    }
+                    if (p.conditional) {
+                        // Under the file's exclusive lock, with the index up to date and the group's earlier appends
+                        // counted: nobody appends in between.
+                        Entry last = lastInGroup.containsKey(p.agent) ? lastInGroup.get(p.agent)
+                                : index.lastByAgent.get(p.agent);
+                        AppendCheck.requireLast(session, p.agent, p.expectedLast, last == null ? null : last.id());
+                    }
+                    boolean withUsage = !p.usage.equals(Usage.ZERO);
+                    long next = seq;
+                    List<NewEntry> news = plan.toWrite();
+                    for (int i = 0; i < news.size(); i++) {
+                        NewEntry e = news.get(i);
+                        Entry entry = new Entry(++next, e.id(), e.parentId(), p.agent, e.timestamp(), e.payload(),
+                                e.source());
+                        byte[] line = SessionFile.entryLine(entry, withUsage || i < news.size() - 1);
+                        p.lines.add(line);
+                        p.bytes += line.length;
+                        p.written.add(entry);
+                    }
+                    if (withUsage) {
+                        byte[] line = SessionFile.usageLine(p.agent, p.usage);
+                        p.lines.add(line);
+                        p.bytes += line.length;
+                    }
+                    p.plan = plan;
+                    if (p.lines.isEmpty()) {
+                        p.result = plan.result(List.of()); // nothing at all to write: an empty batch without usage
+                        continue;
+                    }
+                    seq = next;
+                    for (Entry e : p.written) {
+                        inGroup.put(e.id(), e);
+                        lastInGroup.put(p.agent, e);
+                    }
+                    toWrite.add(p);
+                } catch (RuntimeException e) {
+                    p.error = e;
+                    p.lines.clear();
+                    p.written.clear();
+                }
+            }
+            if (!toWrite.isEmpty()) {
+                appendGroup(session, channel, index, toWrite, op);
+                for (Pending p : toWrite) {
+                    p.result = Objects.requireNonNull(p.plan).result(List.copyOf(p.written));
+                }
+            }
+            return null;
+        });
+    }
+
+    /** Writes the lines of {@code group} in one write and one {@code fdatasync}, then records them in the index. */
+    private void appendGroup(SessionId session, FileChannel channel, SessionFile.Index index, List<Pending> group, Op op)
             throws IOException {
+        long base = index.committedEnd;
+        boolean newlineFirst = index.unterminated; // a last record whose newline was removed: end it first
+        long total = newlineFirst ? 1 : 0;
+        for (Pending p : group) {
+            total += p.bytes;
+        }
+        if (total > Integer.MAX_VALUE - 16) {
+            throw new InvalidInputException("an append of " + total + " bytes is too large for one write");
+        }
+        ByteBuffer buffer = ByteBuffer.allocate((int) total);
+        if (newlineFirst) {
+            buffer.put((byte) '\n');
+        }
+        for (Pending p : group) {
+            for (byte[] line : p.lines) {
+                buffer.put(line);
+            }
+        }
+        buffer.flip();
+        op.changed = true;
+        try {
+            writeFully(channel, buffer, base);
+            channel.force(false);
+        } catch (IOException | RuntimeException e) {
+            // Reported as failed: cut the file back so that no line of this group surfaces later, and read it afresh.
+            indexes.remove(session);
+            try {
+                channel.truncate(base);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        long at = base;
+        if (newlineFirst) {
+            at++;
+            index.unterminated = false;
+        }
+        long line = index.committedLines;
+        long lastStart = at;
+        byte[] lastLine = index.lastLine;
+        for (Pending p : group) {
+            int k = 0;
+            for (byte[] bytes : p.lines) {
+                line++;
+                if (k < p.written.size()) {
+                    // Checked by the plan already: the location is never named.
+                    SessionFile.commitEntry(index, p.written.get(k), new SessionFile.Span(at, bytes.length - 1, line),
+                            "the append to " + session);
+                } else {
+                    index.usage.merge(p.agent, p.usage, Usage::plus);
+                }
+                k++;
+                lastStart = at;
+                lastLine = bytes;
+                at += bytes.length;
+            }
+        }
+        index.committedEnd = at;
+        index.examined = at;
+        index.committedLines = line;
+        index.lastLineStart = lastStart;
+        index.lastLine = lastLine;
+    }
+
+    /**
+     * The stored entries among {@code ids}, by id: those written earlier in the same group, the agents' latest entries
+     * from the index, the others read back from their lines (only a retry or a parent that is not its agent's latest
+     * entry costs a read).
+     */
+    private Map<EntryId, Entry> stored(SessionId session, FileChannel channel, SessionFile.Index index,
+                                       Map<EntryId, Entry> inGroup, Set<EntryId> ids) throws IOException {
         Map<EntryId, Entry> out = new HashMap<>();
         for (EntryId id : ids) {
+            Entry pending = inGroup.get(id);
+            if (pending != null) {
+                out.put(id, pending);
+                continue;
+            }
             SessionFile.Span span = index.spans.get(id);
             if (span == null) {
                 continue;
@@ -212,64 +489,61 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      * and processes see that the path names a new file and read it afresh.
      */
     @Override
-    public synchronized void truncateAfter(SessionId session, EntryId entry) {
+    public void truncateAfter(SessionId session, EntryId entry) {
         ensureOpen();
         Path file = fileOf(session);
-        write(session, Mode.EXISTING, null, (channel, index) -> {
+        write(session, Mode.EXISTING, null, (channel, index, op) -> {
             if (!index.spans.containsKey(entry)) {
                 throw new NotFoundException("no entry " + entry + " in session " + session);
             }
-            byte[] data = SessionFile.read(channel, 0, index.committedEnd);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            boolean cut = false;
-            int start = 0;
-            int number = 0;
-            for (int i = 0; i < data.length; i++) {
-                if (data[i] != '\n') {
-                    continue;
-                }
-                number++;
-                String location = file + ":" + number;
-                JsonNode record = EntryCodec.parseRecord(new String(data, start, i - start, StandardCharsets.UTF_8),
-                        location);
-                String type = record.path("type").asText();
-                if (!cut) {
-                    if ("entry".equals(type) && entry.value().equals(record.path("id").asText())) {
-                        ObjectNode ended = (ObjectNode) record;
-                        ended.remove("more");
-                        out.write(Json.write(ended).getBytes(StandardCharsets.UTF_8));
-                        out.write('\n');
-                        out.write(SessionFile.truncateLine(entry, index.highWater));
-                        cut = true;
-                    } else {
-                        out.write(data, start, i - start + 1);
+            boolean[] cut = {false};
+            replace(file, out -> {
+                OutputStream stream = new BufferedOutputStream(Channels.newOutputStream(out), 1 << 16);
+                long[] number = {0};
+                SessionFile.lines(channel, 0, index.committedEnd, chunkBytes, (bytes, offset, length, start, terminated) -> {
+                    number[0]++;
+                    String location = file + ":" + number[0];
+                    JsonNode record = SessionFile.parse(bytes, offset, length, location);
+                    String type = record.path("type").asText();
+                    if (!cut[0]) {
+                        if ("entry".equals(type) && entry.value().equals(record.path("id").asText())) {
+                            ObjectNode ended = (ObjectNode) record;
+                            ended.remove("more");
+                            stream.write(Json.write(ended).getBytes(StandardCharsets.UTF_8));
+                            stream.write('\n');
+                            stream.write(SessionFile.truncateLine(entry, index.highWater));
+                            cut[0] = true;
+                        } else {
+                            stream.write(bytes, offset, length);
+                            stream.write('\n');
+                        }
+                    } else if ("usage".equals(type)) {
+                        // Usage totals never decrease: the usage records written after the cut stay.
+                        stream.write(bytes, offset, length);
+                        stream.write('\n');
                     }
-                } else if ("usage".equals(type)) {
-                    // Usage totals never decrease: the usage records written after the cut stay.
-                    out.write(data, start, i - start + 1);
+                });
+                stream.flush();
+                if (!cut[0]) {
+                    throw new NotFoundException("no entry " + entry + " in session " + session);
                 }
-                start = i + 1;
-            }
-            if (!cut) {
-                throw new NotFoundException("no entry " + entry + " in session " + session);
-            }
-            replace(file, out.toByteArray());
+            });
+            op.changed = true;
             indexes.remove(session);
+            handles.remove(session); // of the replaced file: closed once the lock is released
             return null;
         });
     }
 
-    /** Replaces {@code file} with {@code bytes} durably: a temporary file, fsync, an atomic rename, the directory. */
-    private void replace(Path file, byte[] bytes) throws IOException {
-        Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
-                + java.util.UUID.randomUUID() + ".tmp");
+    /**
+     * Replaces {@code file} durably with what {@code body} writes: a temporary file (removed if anything fails), fsync,
+     * an atomic rename, the directory.
+     */
+    private void replace(Path file, AtomicFiles.Body body) throws IOException {
+        Path tmp = AtomicFiles.temporaryBeside(file);
         try {
-            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                writeFully(out, ByteBuffer.wrap(bytes), 0);
-                out.force(true);
-            }
+            AtomicFiles.writeNew(tmp, body, true);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            changed = true;
             syncDirectory();
         } finally {
             Files.deleteIfExists(tmp);
@@ -278,29 +552,44 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     // ---- reads ----
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The file is streamed in blocks (memory holds the entries, one block and the longest line), so a session file
+     * of any size reads back.
+     */
     @Override
-    public synchronized List<Entry> load(SessionId session, @Nullable AgentId agent) {
+    public List<Entry> load(SessionId session, @Nullable AgentId agent) {
         ensureOpen();
         List<Entry> all = read(session, (channel, size) -> {
             SessionFile.Index fresh = new SessionFile.Index();
             List<Entry> entries = new ArrayList<>();
-            SessionFile.scan(fileOf(session), session, SessionFile.read(channel, 0, size), fresh, entries);
+            SessionFile.scan(fileOf(session), session, channel, size, fresh, entries, chunkBytes);
             warnTorn(session, fresh, size);
             indexes.put(session, fresh);
             return entries;
         }, List.of());
-        return agent == null ? all : all.stream().filter(e -> e.agentId().equals(agent)).toList();
+        if (agent == null) {
+            return all;
+        }
+        List<Entry> mine = new ArrayList<>();
+        for (Entry e : all) {
+            if (e.agentId().equals(agent)) {
+                mine.add(e);
+            }
+        }
+        return mine;
     }
 
     @Override
-    public synchronized Optional<Entry> lastEntry(SessionId session, AgentId agent) {
+    public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
         ensureOpen();
         return read(session, (channel, size) -> Optional.ofNullable(refresh(session, channel, size).lastByAgent.get(agent)),
                 Optional.empty());
     }
 
     @Override
-    public synchronized Usage loadUsage(SessionId session, AgentId agent) {
+    public Usage loadUsage(SessionId session, AgentId agent) {
         ensureOpen();
         return read(session, (channel, size) -> refresh(session, channel, size).usage.getOrDefault(agent, Usage.ZERO),
                 Usage.ZERO);
@@ -308,19 +597,24 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /**
      * Writes the catalog cache if it changed; the log stays usable (it belongs to its store, which
-     * {@linkplain #release() releases} it). Files are opened per operation; nothing else is held.
+     * {@linkplain #release() releases} it, closing the session files it keeps open).
      */
     @Override
-    public synchronized void close() {
-        writeCache();
+    public void close() {
+        synchronized (catalogLock) {
+            writeCache();
+        }
     }
 
     /** Writes the catalog cache and refuses every later operation: the store was closed. Idempotent. */
-    public synchronized void release() {
-        if (!released) {
-            writeCache();
-            released = true;
+    public void release() {
+        synchronized (catalogLock) {
+            if (!released) {
+                writeCache();
+                released = true;
+            }
         }
+        closeAll();
     }
 
     private void ensureOpen() {
@@ -332,14 +626,14 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     // ---- catalog ----
 
     @Override
-    public synchronized SessionInfo create(NewSession session) {
+    public SessionInfo create(NewSession session) {
         ensureOpen();
-        write(session.id(), Mode.CREATE, session, (channel, index) -> null);
+        write(session.id(), Mode.CREATE, session, (channel, index, op) -> null);
         return find(session.id()).orElseThrow();
     }
 
     @Override
-    public synchronized Optional<SessionInfo> find(SessionId session) {
+    public Optional<SessionInfo> find(SessionId session) {
         ensureOpen();
         Path file = fileOf(session);
         return read(session, (channel, size) -> {
@@ -350,7 +644,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     }
 
     @Override
-    public synchronized SessionPage list(@Nullable String cursor, int limit) {
+    public SessionPage list(@Nullable String cursor, int limit) {
         ensureOpen();
         CatalogCursor.checkLimit(limit);
         CatalogCursor.decode(cursor);
@@ -360,7 +654,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     }
 
     @Override
-    public synchronized List<SessionInfo> findByOrigin(String origin) {
+    public List<SessionInfo> findByOrigin(String origin) {
         ensureOpen();
         return allSessions().stream().filter(i -> origin.equals(i.origin()))
                 .sorted(java.util.Comparator.comparing(SessionInfo::createdAt).thenComparing(SessionInfo::id))
@@ -368,7 +662,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     }
 
     @Override
-    public synchronized List<SessionId> findByPrefix(String prefix, int max) {
+    public List<SessionId> findByPrefix(String prefix, int max) {
         ensureOpen();
         if (max < 1) {
             throw new InvalidInputException("max must be positive");
@@ -377,16 +671,18 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     }
 
     @Override
-    public synchronized boolean delete(SessionId session) {
+    public boolean delete(SessionId session) {
         ensureOpen();
         Path file = fileOf(session);
         if (!Files.exists(file)) {
             return false;
         }
         try {
-            Boolean existed = locked(session, false, true, channel -> {
+            Boolean existed = locked(session, false, true, (channel, size) -> {
                 Files.delete(file);
                 syncDirectory();
+                indexes.remove(session);
+                handles.remove(session); // closed once the lock is released
                 return true;
             }, null);
             if (existed == null) {
@@ -401,7 +697,6 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 }
             }
             syncDirectory();
-            indexes.remove(session);
             return existed;
         } catch (IOException e) {
             throw new UnavailableException("cannot delete " + file + ": " + e.getMessage(), e);
@@ -414,7 +709,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      *
      * @throws UnavailableException if a file cannot be deleted; what was deleted stays deleted
      */
-    public synchronized void deleteAll() {
+    public void deleteAll() {
         ensureOpen();
         List<SessionId> all = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
@@ -431,20 +726,27 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             throw new UnavailableException("cannot list " + dir + ": " + e.getMessage(), e);
         }
         all.forEach(this::delete);
-        try {
-            Files.deleteIfExists(dir.resolve(CACHE));
-        } catch (IOException e) {
-            throw new UnavailableException("cannot delete " + dir.resolve(CACHE) + ": " + e.getMessage(), e);
+        synchronized (catalogLock) {
+            try {
+                Files.deleteIfExists(dir.resolve(CACHE));
+            } catch (IOException e) {
+                throw new UnavailableException("cannot delete " + dir.resolve(CACHE) + ": " + e.getMessage(), e);
+            }
+            catalog = null;
+            catalogDirty = false;
         }
-        indexes.clear();
-        catalog = null;
-        catalogDirty = false;
     }
 
     // ---- internals ----
 
+    /** What one write did, for what follows it once the lock is released. */
+    private static final class Op {
+        /** Whether the file changed (then its modification time is stamped). */
+        boolean changed;
+    }
+
     private interface WriteWork<T> {
-        T run(FileChannel channel, SessionFile.Index index) throws IOException;
+        T run(FileChannel channel, SessionFile.Index index, Op op) throws IOException;
     }
 
     private interface ReadWork<T> {
@@ -463,49 +765,48 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /**
      * Runs a write under the file's exclusive lock, on the file the path names when the lock is granted; creates the
-     * file first if needed (see {@link Mode}) and sets a torn tail aside.
+     * file first if there is none (see {@link Mode}) and sets a torn tail aside.
      */
     private <T> T write(SessionId session, Mode mode, @Nullable NewSession create, WriteWork<T> work) {
         Path file = fileOf(session);
-        changed = false;
+        Op op = new Op();
         try {
             for (int attempt = 0; ; attempt++) {
-                if (!Files.exists(file)) {
-                    if (mode == Mode.EXISTING) {
-                        throw new NotFoundException("no session " + session);
-                    }
-                    boolean created = createFile(session, create != null ? create : NewSession.of(session));
-                    changed |= created;
-                    if (mode == Mode.CREATE && !created) {
-                        throw new AlreadyExistsException("session " + session + " already exists");
-                    }
-                } else if (mode == Mode.CREATE && attempt == 0 && hasHeader(session)) {
+                if (mode == Mode.CREATE && attempt == 0 && Files.exists(file) && hasHeader(session)) {
                     throw new AlreadyExistsException("session " + session + " already exists");
                 }
                 Holder<T> done;
                 try {
-                    done = locked(session, false, true, channel -> {
-                    long size = channel.size();
-                    SessionFile.Index index = refresh(session, channel, size);
-                    if (index.hasTornTail(size)) {
-                        setAside(session, channel, index, size);
-                    }
-                    if (index.header == null) {
-                        // A file from before headers were written at creation: give it one now.
-                        NewSession s = create != null ? create : NewSession.of(session);
-                        appendDurably(session, channel, index, SessionFile.headerLine(new SessionFile.Header(session,
-                                options.clock().instant(), s.title(), s.origin(), s.metadata())));
-                    }
-                    return new Holder<>(work.run(channel, index));
-                    // Stamping the time opens and closes another descriptor of the file: only after the lock's release.
-                    // A write that changed nothing (a recognised retry) leaves the session's activity time alone.
+                    done = locked(session, false, true, (channel, size) -> {
+                        SessionFile.Index index = refresh(session, channel, size);
+                        if (index.hasTornTail(size)) {
+                            setAside(session, channel, index, size, op);
+                        }
+                        if (index.header == null) {
+                            // A file from before headers were written at creation: give it one now.
+                            NewSession s = create != null ? create : NewSession.of(session);
+                            appendDurably(session, channel, index, SessionFile.headerLine(new SessionFile.Header(
+                                    session, options.clock().instant(), s.title(), s.origin(), s.metadata())), op);
+                        }
+                        return new Holder<>(work.run(channel, index, op));
+                        // Stamping the time opens and closes another descriptor of the file: only after the lock's
+                        // release. A write that changed nothing (a recognised retry) leaves the activity time alone.
                     }, () -> {
-                        if (changed) {
+                        if (op.changed) {
                             touch(session);
                         }
                     });
                 } catch (NoSuchFileException e) {
-                    done = null; // deleted between the look and the lock: start over
+                    // No file (or it was deleted between the look and the lock): create it, then start over.
+                    if (mode == Mode.EXISTING) {
+                        throw new NotFoundException("no session " + session);
+                    }
+                    boolean created = createFile(session, create != null ? create : NewSession.of(session));
+                    op.changed |= created;
+                    if (mode == Mode.CREATE && !created) {
+                        throw new AlreadyExistsException("session " + session + " already exists");
+                    }
+                    done = null;
                 }
                 if (done != null) {
                     return done.value();
@@ -533,19 +834,15 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      */
     private boolean createFile(SessionId session, NewSession s) throws IOException {
         Path file = fileOf(session);
-        Path tmp = dir.resolve("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
-                + java.util.UUID.randomUUID() + ".tmp");
         byte[] header = SessionFile.headerLine(new SessionFile.Header(session, options.clock().instant(), s.title(),
                 s.origin(), s.metadata()));
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir);
             AtomicFiles.syncDirectory(dir.getParent());
         }
+        Path tmp = AtomicFiles.temporaryBeside(file);
         try {
-            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                writeFully(out, ByteBuffer.wrap(header), 0);
-                out.force(true);
-            }
+            AtomicFiles.writeNew(tmp, header, true);
             try {
                 Files.createLink(file, tmp);
                 syncDirectory();
@@ -562,7 +859,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         Path file = fileOf(session);
         try {
             for (int attempt = 0; attempt < 50; attempt++) {
-                Holder<T> done = locked(session, true, false, channel -> new Holder<>(work.run(channel, channel.size())),
+                Holder<T> done = locked(session, true, false, (channel, size) -> new Holder<>(work.run(channel, size)),
                         null);
                 if (done != null) {
                     return done.value();
@@ -581,72 +878,212 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /** Work under a file lock. */
     private interface LockedWork<T> {
-        T run(FileChannel channel) throws IOException;
+        /** @param size the file's size, read with its identity once the lock was granted */
+        T run(FileChannel channel, long size) throws IOException;
+    }
+
+    /**
+     * An open descriptor of a session file, kept between operations so that an operation costs no open and close. It
+     * is used, opened and closed only under its path's in-JVM lock ({@link FileLocks}): closing a descriptor drops
+     * every POSIX lock the process holds on the file, and under that lock no thread of this JVM holds one. While it is
+     * open, the file's inode cannot be reused, so the identity read when it was opened names it exactly.
+     */
+    private static final class Handle {
+        final FileChannel channel;
+        final Object identity;
+        final boolean writable;
+        volatile long lastUse;
+
+        Handle(FileChannel channel, Object identity, boolean writable) {
+            this.channel = channel;
+            this.identity = identity;
+            this.writable = writable;
+        }
     }
 
     /**
      * Runs {@code work} holding the lock of the file the session's path names, or returns null when that file was
-     * replaced or deleted while the lock was awaited (the caller tries again). The file's identity is read before it
-     * is opened, after it is opened, and once the lock is granted; all three must agree, so the channel locked is the
-     * file the path names.
+     * replaced or deleted (the caller tries again). The descriptor is the one kept open for the session, or a new one;
+     * the identity the path names once the lock is granted must be the descriptor's, or it is let go.
      *
      * @throws NoSuchFileException if there is no file to open
      */
     private <T> @Nullable T locked(SessionId session, boolean shared, boolean write, LockedWork<T> work,
-                                   FileLocks.@Nullable Released released) throws IOException {
+                                   FileLocks.@Nullable Released afterRelease) throws IOException {
         Path file = fileOf(session);
-        Object before = identity(file);
-        return FileLocks.with(file, shared, () -> {
-            FileChannel channel = write ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : FileChannel.open(file, StandardOpenOption.READ);
-            return channel;
-        }, channel -> {
-            Object now;
+        ReentrantLock local = FileLocks.lockInJvm(file);
+        boolean opened = false;
+        try {
+            Handle handle = handles.get(session);
+            if (handle != null && write && !handle.writable) {
+                closeHandle(session, handle); // opened by a read: a write needs a writable descriptor
+                handle = null;
+            }
+            if (handle == null) {
+                Object before = identity(file);
+                FileChannel channel = write ? FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                        : FileChannel.open(file, StandardOpenOption.READ);
+                handle = new Handle(channel, before, write);
+                if (!released) {
+                    handles.put(session, handle);
+                }
+                opened = true;
+            }
+            handle.lastUse = uses.incrementAndGet();
+            T result = null;
+            boolean current;
+            FileLock lock = FileLocks.acquire(file, handle.channel, shared);
             try {
-                now = identity(file);
-            } catch (NoSuchFileException e) {
+                BasicFileAttributes attributes;
+                try {
+                    attributes = Files.readAttributes(file, BasicFileAttributes.class);
+                } catch (NoSuchFileException e) {
+                    attributes = null;
+                }
+                Object now = attributes == null ? null : identity(attributes);
+                current = handle.identity.equals(now);
+                if (current) {
+                    SessionFile.Index cached = indexes.get(session);
+                    if (cached != null && !now.equals(cached.fileKey)) {
+                        indexes.remove(session); // an index of a file the path no longer names
+                        cached = null;
+                    }
+                    if (cached != null) {
+                        // Read through this same descriptor, never closed since: what it read cannot have been replaced.
+                        cached.continuous = cached.heldBy == handle;
+                    }
+                    result = work.run(handle.channel, attributes.size());
+                    SessionFile.Index after = indexes.get(session);
+                    if (after != null) {
+                        after.fileKey = now;
+                        after.heldBy = handle;
+                    }
+                }
+            } finally {
+                if (lock.isValid()) {
+                    lock.release();
+                }
+            }
+            if (!current) {
+                closeHandle(session, handle); // replaced or deleted while the lock was awaited: let it go
                 return null;
             }
-            if (!now.equals(before)) {
-                return null;
+            if (released || handles.get(session) != handle) {
+                closeHandle(session, handle); // a closed store, or the work replaced or deleted the file
             }
-            SessionFile.Index cached = indexes.get(session);
-            if (cached != null && !now.equals(cached.fileKey)) {
-                indexes.remove(session); // an index of a file the path no longer names
-            }
-            T result = work.run(channel);
-            SessionFile.Index after = indexes.get(session);
-            if (after != null) {
-                after.fileKey = now;
+            if (afterRelease != null) {
+                afterRelease.run();
             }
             return result;
-        }, released);
+        } catch (IOException e) {
+            Handle broken = handles.get(session);
+            if (broken != null) {
+                closeHandle(session, broken);
+            }
+            throw e;
+        } finally {
+            local.unlock();
+            if (opened && handles.size() > MAX_OPEN_FILES) {
+                evict(session);
+            }
+        }
+    }
+
+    /** Closes a kept descriptor and forgets it. Call it holding the path's in-JVM lock and no file lock. */
+    private void closeHandle(SessionId session, Handle handle) {
+        handles.remove(session, handle);
+        try {
+            handle.channel.close();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot close " + fileOf(session) + ": " + e);
+        }
+    }
+
+    /**
+     * Closes the least recently used descriptors down to three quarters of {@link #MAX_OPEN_FILES}, skipping those in
+     * use (their in-JVM lock is taken).
+     */
+    private void evict(SessionId keep) {
+        List<Map.Entry<SessionId, Handle>> all = new ArrayList<>(handles.entrySet());
+        all.sort(java.util.Comparator.comparingLong(e -> e.getValue().lastUse));
+        int excess = all.size() - MAX_OPEN_FILES * 3 / 4;
+        for (Map.Entry<SessionId, Handle> e : all) {
+            if (excess <= 0) {
+                break;
+            }
+            if (e.getKey().equals(keep)) {
+                continue;
+            }
+            ReentrantLock other = FileLocks.tryLockInJvm(fileOf(e.getKey()));
+            if (other == null) {
+                continue;
+            }
+            try {
+                Handle h = handles.get(e.getKey());
+                if (h != null) {
+                    closeHandle(e.getKey(), h);
+                    excess--;
+                }
+            } finally {
+                other.unlock();
+            }
+        }
+    }
+
+    /** Closes every kept descriptor, each under its path's in-JVM lock: the store is being closed. */
+    private void closeAll() {
+        for (SessionId session : new ArrayList<>(handles.keySet())) {
+            ReentrantLock local;
+            try {
+                local = FileLocks.lockInJvm(fileOf(session));
+            } catch (UnavailableException e) {
+                continue; // busy past the wait: the next operation or the end of the process closes it
+            }
+            try {
+                Handle h = handles.get(session);
+                if (h != null) {
+                    closeHandle(session, h);
+                }
+            } finally {
+                local.unlock();
+            }
+        }
     }
 
     /** What identifies the file a path names (device and inode where the platform has them). */
     private static Object identity(Path file) throws IOException {
-        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
-                java.nio.file.attribute.BasicFileAttributes.class);
+        return identity(Files.readAttributes(file, BasicFileAttributes.class));
+    }
+
+    private static Object identity(BasicFileAttributes a) {
         return a.fileKey() != null ? a.fileKey() : a.creationTime();
     }
 
     /** Brings the cached index of a session up to date with the file, reading only what is new. */
     private SessionFile.Index refresh(SessionId session, FileChannel channel, long size) throws IOException {
         SessionFile.Index index = indexes.get(session);
-        if (index != null && !stillValid(index, channel, size)) {
+        if (index != null && !(index.continuous && size == index.committedEnd) && !stillValid(index, channel, size)) {
             index = null;
         }
         if (index == null) {
             index = new SessionFile.Index();
         }
         if (size > index.examined) {
-            SessionFile.scan(fileOf(session), session, SessionFile.read(channel, index.examined, size), index, null);
+            try {
+                SessionFile.scan(fileOf(session), session, channel, size, index, null, chunkBytes);
+            } catch (IOException | RuntimeException e) {
+                indexes.remove(session); // half read: read it afresh next time
+                throw e;
+            }
         }
         indexes.put(session, index);
         return index;
     }
 
-    /** Whether the file still holds what the index read (another process may have truncated it). */
+    /**
+     * Whether the file still holds what the index read (another process may have truncated it), and, if its last
+     * record had lost its newline, whether what follows starts with one.
+     */
     private static boolean stillValid(SessionFile.Index index, FileChannel channel, long size) throws IOException {
         if (size < index.committedEnd) {
             return false;
@@ -654,13 +1091,20 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         if (index.lastLineStart < 0) {
             return true;
         }
-        byte[] now = SessionFile.read(channel, index.lastLineStart, index.lastLineStart + index.lastLine.length);
+        boolean followed = index.unterminated && size > index.committedEnd;
+        byte[] now = SessionFile.read(channel, index.lastLineStart,
+                index.lastLineStart + index.lastLine.length + (followed ? 1 : 0));
+        if (followed) {
+            return now.length == index.lastLine.length + 1 && now[now.length - 1] == '\n'
+                    && java.util.Arrays.equals(now, 0, index.lastLine.length, index.lastLine, 0, index.lastLine.length);
+        }
         return java.util.Arrays.equals(now, index.lastLine);
     }
 
-    private void appendDurably(SessionId session, FileChannel channel, SessionFile.Index index, byte[] bytes)
+    /** Appends one record (a header given to a file from before headers) and reads it into the index. */
+    private void appendDurably(SessionId session, FileChannel channel, SessionFile.Index index, byte[] bytes, Op op)
             throws IOException {
-        changed = true;
+        op.changed = true;
         writeFully(channel, ByteBuffer.wrap(bytes), index.committedEnd);
         channel.force(false);
         refresh(session, channel, channel.size());
@@ -673,23 +1117,30 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    private void setAside(SessionId session, FileChannel channel, SessionFile.Index index, long size) throws IOException {
-        byte[] torn = SessionFile.read(channel, index.committedEnd, size);
+    private void setAside(SessionId session, FileChannel channel, SessionFile.Index index, long size, Op op)
+            throws IOException {
         Path sidecar = dir.resolve(session.value() + SUFFIX + ".torn-" + options.clock().millis());
         int n = 0;
         while (Files.exists(sidecar)) {
             sidecar = dir.resolve(session.value() + SUFFIX + ".torn-" + options.clock().millis() + "-" + (++n));
         }
-        try (FileChannel out = FileChannel.open(sidecar, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            writeFully(out, ByteBuffer.wrap(torn), 0);
-            out.force(true);
-        }
-        changed = true;
+        long from = index.committedEnd;
+        AtomicFiles.writeNew(sidecar, out -> {
+            long at = from;
+            while (at < size) {
+                long moved = channel.transferTo(at, size - at, out);
+                if (moved <= 0) {
+                    break;
+                }
+                at += moved;
+            }
+        }, true);
+        op.changed = true;
         channel.truncate(index.committedEnd);
         channel.force(true);
         syncDirectory();
-        LOG.log(System.Logger.Level.WARNING, "set aside " + torn.length + " bytes of an unfinished append at the end of "
-                + fileOf(session) + " into " + sidecar.getFileName() + "; the next append starts on a fresh line");
+        LOG.log(System.Logger.Level.WARNING, "set aside " + (size - from) + " bytes of an unfinished append at the end"
+                + " of " + fileOf(session) + " into " + sidecar.getFileName() + "; the next append starts on a fresh line");
     }
 
     private void warnTorn(SessionId session, SessionFile.Index index, long size) {
@@ -701,17 +1152,25 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /**
      * Stamps the file with the store clock's time (the catalog's updated-at). Call it without holding the file's lock
-     * (see {@link #write}).
+     * (see {@link #write}). A failure is a warning, never the write's: the write is durable already, and failing it
+     * now would make a caller retry what is stored.
      */
     private void touch(SessionId session) {
         try {
-            Files.setLastModifiedTime(fileOf(session), FileTime.from(options.clock().instant()));
-        } catch (IOException e) {
-            // The write is durable already: failing it now would make a caller retry what is stored. The file keeps
-            // the time the kernel gave it (the write's own), which the catalog reads instead.
+            stamper.stamp(fileOf(session), FileTime.from(options.clock().instant()));
+        } catch (IOException | RuntimeException e) {
+            // The file keeps the time the kernel gave it (the write's own), which the catalog reads instead.
             LOG.log(System.Logger.Level.WARNING, "cannot stamp " + fileOf(session) + " with the store clock's time"
                     + " (the write itself is durable): " + e.getMessage());
         }
+    }
+
+    /**
+     * Sets the modification time, and the access time with it: given both, the JDK sets them in one call without
+     * first reading the file's times back.
+     */
+    private static void stampTimes(Path file, FileTime time) throws IOException {
+        Files.getFileAttributeView(file, java.nio.file.attribute.BasicFileAttributeView.class).setTimes(time, time, null);
     }
 
     private static Instant modified(Path file) throws IOException {
@@ -778,6 +1237,12 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /** Every session's catalog view, from the cache where the file is unchanged. */
     private List<SessionInfo> allSessions() {
+        synchronized (catalogLock) {
+            return allSessionsLocked();
+        }
+    }
+
+    private List<SessionInfo> allSessionsLocked() {
         if (catalog == null) {
             catalog = readCache();
         }
@@ -857,9 +1322,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         root.put("version", CACHE_VERSION);
         root.set("sessions", sessions);
         Path cache = dir.resolve(CACHE);
-        Path tmp = dir.resolve(CACHE + ".tmp-" + ProcessHandle.current().pid());
+        Path tmp = dir.resolve(CACHE + ".tmp-" + ProcessHandle.current().pid() + "-" + java.util.UUID.randomUUID());
         try {
-            Files.writeString(tmp, Json.write(root));
+            // Removed again if writing it fails (a full disk): no empty temporary file is left behind.
+            AtomicFiles.writeNew(tmp, Json.write(root).getBytes(StandardCharsets.UTF_8), false);
             try {
                 Files.move(tmp, cache, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -867,6 +1333,11 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             }
             catalogDirty = false;
         } catch (IOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // nothing more to do: it is a hidden temporary file, never read
+            }
             // The cache is an optimisation; failing to write it loses nothing.
             LOG.log(System.Logger.Level.DEBUG, "cannot write the catalog cache " + cache + ": " + e);
         }
