@@ -41,8 +41,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * </pre>
  * Any other error ends it with status 1.
  *
- * <p>Arguments: {@code STORE-URI SCOPE SESSION[,…] LOG-SESSION[,…]|- WORKER START-AT-EPOCH-MILLIS DURATION-MILLIS
- * RESULT-FILE}.
+ * <p>Arguments: {@code STORE-URI SCOPE SESSION[,…] LOG-SESSION[,…]|- WORKER GO-FILE DURATION-MILLIS RESULT-FILE}.
+ * Once its store is open the worker creates {@code RESULT-FILE.ready} and waits for {@code GO-FILE} to exist; its
+ * {@code DURATION-MILLIS} run from then, so every worker's run overlaps the others' however slowly each JVM started.
  */
 public final class CasWorker {
     private CasWorker() {}
@@ -53,7 +54,7 @@ public final class CasWorker {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 8) {
-            System.err.println("usage: CasWorker STORE-URI SCOPE SESSIONS LOG-SESSIONS|- WORKER START-AT-MILLIS"
+            System.err.println("usage: CasWorker STORE-URI SCOPE SESSIONS LOG-SESSIONS|- WORKER GO-FILE"
                     + " DURATION-MILLIS RESULT");
             System.exit(2);
         }
@@ -62,7 +63,7 @@ public final class CasWorker {
         List<String> sessions = List.of(args[2].split(","));
         List<String> logSessions = args[3].equals("-") ? List.of() : List.of(args[3].split(","));
         String worker = args[4];
-        long startAt = Long.parseLong(args[5]);
+        Path go = Path.of(args[5]);
         long duration = Long.parseLong(args[6]);
         Path result = Path.of(args[7]);
         List<String> lines = new ArrayList<>();
@@ -70,9 +71,14 @@ public final class CasWorker {
             MessageLog log = store.log();
             ChatSessionRepository repo = store.sessions().orElseThrow();
             AgentId agent = new AgentId(worker);
-            long wait = startAt - System.currentTimeMillis();
-            if (wait > 0) {
-                Thread.sleep(wait);
+            Files.createFile(Path.of(result + ".ready"));
+            long giveUp = System.currentTimeMillis() + MultiProcessCas.START_TIMEOUT_MILLIS;
+            while (!Files.exists(go)) {
+                if (System.currentTimeMillis() > giveUp) {
+                    throw new IllegalStateException("no go signal " + go + " within "
+                            + MultiProcessCas.START_TIMEOUT_MILLIS + " ms");
+                }
+                Thread.sleep(2);
             }
             long deadline = System.currentTimeMillis() + duration;
             int n = 0;

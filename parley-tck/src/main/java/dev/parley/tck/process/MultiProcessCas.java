@@ -41,6 +41,9 @@ import java.util.concurrent.TimeUnit;
  * <p>The workers run with this JVM's class path, so the backend of {@code storeUri} must be on it.
  */
 public final class MultiProcessCas {
+    /** How long the workers may take to start and open the store before the run gives up. */
+    static final long START_TIMEOUT_MILLIS = 120_000;
+
     private MultiProcessCas() {}
 
     /**
@@ -117,19 +120,37 @@ public final class MultiProcessCas {
         }
         Files.createDirectories(workDir);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        long startAt = System.currentTimeMillis() + 4000;
+        Path go = workDir.resolve("go");
+        Files.deleteIfExists(go);
         List<Process> children = new ArrayList<>();
         List<Path> results = new ArrayList<>();
         for (int p = 0; p < processes; p++) {
             Path result = workDir.resolve("worker-" + p + ".txt");
             results.add(result);
+            Files.deleteIfExists(Path.of(result + ".ready"));
             children.add(new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
                     System.getProperty("java.class.path"), CasWorker.class.getName(), storeUri, scope,
-                    String.join(",", ids), logIds.isEmpty() ? "-" : String.join(",", logIds), "w" + p, Long.toString(startAt), Long.toString(duration.toMillis()),
+                    String.join(",", ids), logIds.isEmpty() ? "-" : String.join(",", logIds), "w" + p, go.toString(), Long.toString(duration.toMillis()),
                     result.toString())
                     .redirectError(workDir.resolve("worker-" + p + ".err").toFile())
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
         }
+        // Every worker's window starts together, once all have started and opened the store (a loaded machine can
+        // take seconds per JVM; a fixed start time let one worker run alone and the run then proved nothing).
+        long giveUp = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
+        for (int p = 0; p < processes; p++) {
+            Path ready = Path.of(results.get(p) + ".ready");
+            while (!Files.exists(ready)) {
+                Process child = children.get(p);
+                if (!child.isAlive() || System.currentTimeMillis() > giveUp) {
+                    children.forEach(Process::destroyForcibly);
+                    throw new IllegalStateException("worker " + p + " did not start: "
+                            + Files.readString(workDir.resolve("worker-" + p + ".err")));
+                }
+                Thread.sleep(5);
+            }
+        }
+        Files.createFile(go);
         long limit = duration.toMillis() + 60_000;
         for (int p = 0; p < processes; p++) {
             Process child = children.get(p);
