@@ -52,6 +52,10 @@ import org.jspecify.annotations.Nullable;
  * updates the counts — all or nothing. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
  * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
  *
+ * <p>Appends are group-committed ({@link Database#writeInGroup}): appends that arrive together, from many threads and
+ * to many sessions, share one transaction and one commit, each in its own savepoint, so one caller's invalid batch
+ * fails only that caller, and every caller returns only once its entries are durable.
+ *
  * <p>Thread-safe.
  */
 final class JdbcMessageLog implements MessageLog, SessionCatalog {
@@ -94,11 +98,14 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(usage, "usage");
         String doing = "append to session " + session;
+        String lockKey = session.value() + '\u0000' + scope;
         try {
-            return db.write(doing, c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
+            return db.writeInGroup(doing, lockKey,
+                    c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
         } catch (StoredMeanwhile first) {
             try {
-                return db.write(doing, c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
+                return db.writeInGroup(doing, lockKey,
+                        c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
             } catch (StoredMeanwhile again) {
                 throw new UnavailableException("could not " + doing + " in " + db.where() + ": its entry ids were"
                         + " stored concurrently by another writer twice; retry the append", again.getCause());
