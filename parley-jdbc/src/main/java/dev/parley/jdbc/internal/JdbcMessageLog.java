@@ -482,7 +482,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             dialect.setInstant(st, 4, now);
             st.executeUpdate();
         }
-        lockExisting(c, session);
+        if (!dialect.forUpdate().isEmpty()) { // else the write transaction already excludes every other writer
+            lockExisting(c, session);
+        }
     }
 
     /** Locks the session's catalog row, if it exists, until the transaction ends. */
