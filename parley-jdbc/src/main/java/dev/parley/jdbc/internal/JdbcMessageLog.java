@@ -333,7 +333,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         CatalogCursor.checkLimit(limit);
         CatalogCursor after = CatalogCursor.decode(cursor);
         String sql = SESSION_COLUMNS + " WHERE scope_id = ?"
-                + (after == null ? "" : " AND (updated_at < ? OR (updated_at = ? AND id > ?))")
+                // The keyset condition, spelt so that its first half bounds a range of the activity index (an OR
+                // alone would make both databases scan the index from its start: deep pages would cost the depth).
+                + (after == null ? "" : " AND updated_at <= ? AND (updated_at < ? OR id > ?)")
                 + " ORDER BY updated_at DESC, id ASC LIMIT ?";
         return db.read("list sessions", c -> {
             try (PreparedStatement st = c.prepareStatement(sql)) {
