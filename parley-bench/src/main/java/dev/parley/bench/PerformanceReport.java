@@ -253,12 +253,6 @@ public final class PerformanceReport {
 
     // ---- the workloads ----
 
-    static Message message(Random random) {
-        return Message.builder(dev.parley.core.model.Role.ASSISTANT)
-                .add(new dev.parley.core.model.ContentBlock.Text("reply " + random.nextLong() + " " + PAD))
-                .provider("anthropic").model("claude-opus-4-5").build();
-    }
-
     static String line(Random random) {
         return "{\"role\":\"assistant\",\"text\":\"reply " + random.nextLong() + " " + PAD + "\"}\n";
     }
@@ -275,7 +269,7 @@ public final class PerformanceReport {
             List<AgentSession> handles = new ArrayList<>();
             for (int s = 0; s < sessions; s++) {
                 SessionId session = options.ids().newSessionId();
-                fill(store.log(), session, length, options.ids(), random);
+                AppendBenchmark.fill(store.log(), session, length, options.ids(), random);
                 handles.add(new AgentSession(store.log(), session, AgentId.MAIN, options.ids(), Clock.systemUTC()));
             }
             long before = 0;
@@ -284,7 +278,7 @@ public final class PerformanceReport {
                     before = b.bytes().getAsLong();
                 }
                 AgentSession handle = handles.get(sessions == 1 ? 0 : i + WARMUP);
-                Message m = message(random);
+                Message m = AppendBenchmark.message(random);
                 long t = System.nanoTime();
                 handle.appendMessages(List.of(m));
                 if (i >= 0) {
@@ -294,24 +288,6 @@ public final class PerformanceReport {
             bytes = b.bytes().getAsLong() - before;
         }
         return new Measured(String.format(Locale.ROOT, "Parley %s, length %,d", b.name(), length), nanos, bytes);
-    }
-
-    /** Fills a session to {@code length} messages in batches of up to 1,000 (not measured). */
-    static void fill(MessageLog log, SessionId session, int length, IdGenerator ids, Random random) {
-        EntryId parent = null;
-        int done = 0;
-        Instant now = Instant.now();
-        while (done < length) {
-            int n = Math.min(1_000, length - done);
-            List<NewEntry> batch = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                EntryId id = ids.newEntryId();
-                batch.add(NewEntry.of(id, parent, now, message(random)));
-                parent = id;
-            }
-            log.append(session, AgentId.MAIN, batch);
-            done += n;
-        }
     }
 
     /** Spring AI's JDBC repository on SQLite: one append = a save of the conversation with the new message. */
@@ -358,7 +334,7 @@ public final class PerformanceReport {
             for (int w = 0; w < writers; w++) {
                 AgentSession h = new AgentSession(store.log(), options.ids().newSessionId(), AgentId.MAIN,
                         options.ids(), Clock.systemUTC());
-                h.appendMessages(List.of(message(new Random(w)))); // warm: the session exists
+                h.appendMessages(List.of(AppendBenchmark.message(new Random(w)))); // warm: the session exists
                 handles.add(h);
             }
             CountDownLatch start = new CountDownLatch(1);
@@ -369,7 +345,7 @@ public final class PerformanceReport {
                 done.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < perWriter; i++) {
-                        h.appendMessages(List.of(message(random)));
+                        h.appendMessages(List.of(AppendBenchmark.message(random)));
                     }
                     return null;
                 }));
@@ -407,7 +383,7 @@ public final class PerformanceReport {
                     EntryId id = options.ids().newEntryId();
                     // a short exchange: user and assistant messages of ~300 bytes
                     Message m = (done + i) % 2 == 0 ? Message.user("question " + random.nextLong() + " "
-                            + PAD.substring(0, 250)) : message(random);
+                            + PAD.substring(0, 250)) : AppendBenchmark.message(random);
                     batch.add(NewEntry.of(id, parent, now, m));
                     parent = id;
                 }
@@ -509,8 +485,42 @@ public final class PerformanceReport {
 
     // ---- the backends ----
 
+    /** A backend on a database: the raw read and the rank lookups go through its JDBC URL. */
+    abstract static class JdbcBackend implements Backend, Bulk {
+        abstract String jdbcUrl(Path dir);
+
+        @Override
+        public int rawReadAndParse(Path dir, SessionId session) throws Exception {
+            try (Connection c = DriverManager.getConnection(jdbcUrl(dir));
+                 PreparedStatement st = c.prepareStatement("SELECT seq, body FROM parley_log_entries"
+                         + " WHERE scope_id = 'default' AND session_id = ? ORDER BY seq")) {
+                st.setString(1, session.value());
+                return parseRows(st);
+            }
+        }
+
+        @Override
+        public String idAtRank(Path where, String scope, int rank) throws SQLException {
+            try (Connection c = DriverManager.getConnection(jdbcUrl(where));
+                 PreparedStatement st = c.prepareStatement("SELECT id FROM parley_log_sessions WHERE scope_id = ?"
+                         + " ORDER BY updated_at DESC, id ASC LIMIT 1 OFFSET ?")) {
+                st.setString(1, scope);
+                st.setInt(2, rank);
+                try (ResultSet rs = st.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            }
+        }
+    }
+
     /** SQLite: the store's file, and a one-row transaction on a file with the same settings. */
-    static final class Sqlite implements Backend, Bulk {
+    static final class Sqlite extends JdbcBackend {
+        @Override
+        String jdbcUrl(Path dir) {
+            return "jdbc:sqlite:" + dir.resolve("parley.db");
+        }
+
         @Override
         public String name() {
             return "sqlite";
@@ -536,16 +546,6 @@ public final class PerformanceReport {
         }
 
         @Override
-        public int rawReadAndParse(Path dir, SessionId session) throws Exception {
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("parley.db"));
-                 PreparedStatement st = c.prepareStatement("SELECT seq, body FROM parley_log_entries"
-                         + " WHERE scope_id = 'default' AND session_id = ? ORDER BY seq")) {
-                st.setString(1, session.value());
-                return parseRows(st);
-            }
-        }
-
-        @Override
         public void fillCatalog(Path where, String scope, int sessions) throws SQLException {
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + where.resolve("parley.db"));
                  PreparedStatement st = c.prepareStatement("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1"
@@ -556,13 +556,6 @@ public final class PerformanceReport {
                 st.setString(2, scope);
                 st.setInt(3, sessions * 3);
                 st.executeUpdate();
-            }
-        }
-
-        @Override
-        public String idAtRank(Path where, String scope, int rank) throws SQLException {
-            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + where.resolve("parley.db"))) {
-                return rank(c, scope, rank);
             }
         }
     }
@@ -593,19 +586,6 @@ public final class PerformanceReport {
             }
         }
         return new Measured(what, nanos, bytes.getAsLong() - before);
-    }
-
-    /** The row at a rank of the catalog order. */
-    static String rank(Connection c, String scope, int rank) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT id FROM parley_log_sessions WHERE scope_id = ?"
-                + " ORDER BY updated_at DESC, id ASC LIMIT 1 OFFSET ?")) {
-            st.setString(1, scope);
-            st.setInt(2, rank);
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
-        }
     }
 
     static int parseRows(PreparedStatement st) throws Exception {
@@ -682,7 +662,7 @@ public final class PerformanceReport {
     }
 
     /** PostgreSQL: a database per directory on the embedded server, and a one-row INSERT + COMMIT on it. */
-    static final class Postgres implements Backend, Bulk {
+    static final class Postgres extends JdbcBackend {
         private final EmbeddedPostgres server;
         private final Map<Path, String> urls = new LinkedHashMap<>();
 
@@ -693,6 +673,11 @@ public final class PerformanceReport {
         @Override
         public String name() {
             return "postgres";
+        }
+
+        @Override
+        String jdbcUrl(Path dir) {
+            return url(dir);
         }
 
         String url(Path dir) {
@@ -736,16 +721,6 @@ public final class PerformanceReport {
         }
 
         @Override
-        public int rawReadAndParse(Path dir, SessionId session) throws Exception {
-            try (Connection c = DriverManager.getConnection(url(dir));
-                 PreparedStatement st = c.prepareStatement("SELECT seq, body FROM parley_log_entries"
-                         + " WHERE scope_id = 'default' AND session_id = ? ORDER BY seq")) {
-                st.setString(1, session.value());
-                return parseRows(st);
-            }
-        }
-
-        @Override
         public void fillCatalog(Path where, String scope, int sessions) throws SQLException {
             try (Connection c = DriverManager.getConnection(url(where));
                  PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_sessions (scope_id, id, created_at,"
@@ -759,13 +734,6 @@ public final class PerformanceReport {
                 try (Statement analyze = c.createStatement()) {
                     analyze.execute("VACUUM ANALYZE parley_log_sessions");
                 }
-            }
-        }
-
-        @Override
-        public String idAtRank(Path where, String scope, int rank) throws SQLException {
-            try (Connection c = DriverManager.getConnection(url(where))) {
-                return rank(c, scope, rank);
             }
         }
     }
