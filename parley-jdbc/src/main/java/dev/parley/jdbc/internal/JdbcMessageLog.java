@@ -78,6 +78,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    /** Up to this many ids, an append looks them up one by one by the unique key; more, in one query. */
+    private static final int FEW_IDS = 4;
+
     // ---- writes ----
 
     @Override
@@ -167,6 +170,23 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
         Map<EntryId, Entry> found = new HashMap<>();
         if (ids.isEmpty()) {
+            return found;
+        }
+        if (ids.size() <= FEW_IDS) {
+            // The usual append (a new id and its parent): one lookup per id by the whole unique key, which every
+            // planner serves from the unique index whatever its statistics say (a set-membership test on a table
+            // never analyzed made PostgreSQL scan the session's rows instead).
+            try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND entry_id = ?")) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                for (EntryId id : ids) {
+                    st.setString(3, id.value());
+                    for (Entry e : readEntries(st)) {
+                        found.put(e.id(), e);
+                    }
+                }
+            }
             return found;
         }
         try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"

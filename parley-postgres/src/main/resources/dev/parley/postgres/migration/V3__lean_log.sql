@@ -1,11 +1,10 @@
 -- Parley on PostgreSQL, schema version 3: a leaner message log; an append maintains only what a query needs.
--- * parley_log_entries_by_agent is dropped: an agent's entries are read through the session's index.
+-- parley_log_entries_by_agent stays: the check of a conditional append reads the agent's newest entry, and on a table
+-- whose statistics are stale PostgreSQL would rather scan the session's rows than walk a less exact index backwards.
 -- * The foreign key from an entry to its parent is dropped: checking it took a key-share lock on the parent row, a
 --   write (WAL record, dirtied page) on every append. Appends check parents before writing
 --   (dev.parley.core.log.AppendCheck) under the session's row lock, and truncation removes a session's tail, so a
 --   child never outlives its parent.
-
-DROP INDEX IF EXISTS parley_log_entries_by_agent;
 
 DO $$
 DECLARE
