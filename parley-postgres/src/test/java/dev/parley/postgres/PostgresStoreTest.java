@@ -127,8 +127,8 @@ class PostgresStoreTest {
             PostgresSchema.migrate(ds);
             try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
                 st.execute("INSERT INTO parley_schema_history (installed_rank, version, description, type, script,"
-                        + " installed_by, execution_time, success) VALUES (100, '2.1', 'a point release', 'SQL',"
-                        + " 'V2_1', 'test', 0, true)");
+                        + " installed_by, execution_time, success) VALUES (100, '" + PostgresSchema.CURRENT_VERSION + ".1',"
+                        + " 'a point release', 'SQL', 'V" + PostgresSchema.CURRENT_VERSION + "_1', 'test', 0, true)");
             }
             assertThatThrownBy(() -> PostgresStore.builder(ds).build()).isInstanceOf(UnsupportedException.class);
         }

@@ -23,7 +23,7 @@ import org.sqlite.SQLiteConfig;
  */
 final class SqliteSchema {
     /** The highest migration version this code ships. A test checks it against the migration files. */
-    static final int CURRENT_VERSION = 3;
+    static final int CURRENT_VERSION = 4;
     static final String LOCATION = "classpath:dev/parley/sqlite/migration";
     private static final String HISTORY_EXISTS = "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table'"
             + " AND name = '" + Migrations.HISTORY_TABLE + "'";

@@ -28,7 +28,9 @@ import org.sqlite.SQLiteException;
  *   <li><b>Transactions.</b> Every write is one {@code BEGIN IMMEDIATE} transaction: all of it or nothing. Several
  *       processes may open the same file; their writers take turns, each waiting up to
  *       {@value #BUSY_TIMEOUT_MILLIS} ms for the write lock, then failing with a retriable
- *       {@link UnavailableException} that wrote nothing.</li>
+ *       {@link UnavailableException} that wrote nothing. Appends that arrive together from several threads are
+ *       group-committed: one transaction and one fsync for all of them, each batch still all or nothing on its own,
+ *       each caller answered once its entries are durable (docs/09).</li>
  *   <li><b>Scope.</b> Every row carries the store's scope; {@link #withScope(String)} gives a view of another scope
  *       on the same connection. Files written by Parley before scopes (schema v2) are migrated on open, their
  *       contents into the scope {@value Store#DEFAULT_SCOPE}.</li>

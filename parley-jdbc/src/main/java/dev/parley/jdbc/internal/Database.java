@@ -2,13 +2,27 @@ package dev.parley.jdbc.internal;
 
 import dev.parley.core.UnavailableException;
 import dev.parley.jdbc.SqlDialect;
+import dev.parley.core.ParleyException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * Runs work on a dialect's database: reads in auto-commit mode, writes in one transaction that commits on success
  * and rolls back on any failure, every {@link SQLException} mapped by the dialect. Shared by a store and all its
  * scope views; closed once, with the root store. Thread-safe.
+ *
+ * <p><b>Group commit</b> ({@link #writeInGroup}): units of work that arrive while a group is being committed wait,
+ * and the first of them to wake up runs all that are waiting — in one transaction, each in its own savepoint — and
+ * commits them together (one fsync on SQLite, one WAL flush on PostgreSQL). A lone unit runs at once: there is no
+ * delay. A unit that fails is rolled back to its savepoint and fails alone; a commit that fails fails every unit
+ * that was to be committed by it, and none of them is stored. Every caller returns only after the commit that holds
+ * its unit (or its failure).
  */
 public final class Database {
     /** Work on a connection. */
@@ -19,6 +33,13 @@ public final class Database {
 
     private final SqlDialect dialect;
     private volatile boolean closed;
+
+    /** Guards {@link #pending} and {@link #leading}; waiting units wait on it. */
+    private final Object group = new Object();
+    /** Units waiting for the next group, in arrival order. */
+    private final ArrayDeque<Unit<?>> pending = new ArrayDeque<>();
+    /** Whether a group is being run and committed right now. */
+    private boolean leading;
 
     public Database(SqlDialect dialect) {
         this.dialect = dialect;
@@ -51,25 +72,165 @@ public final class Database {
     public <T> T write(String doing, Work<T> work) {
         checkOpen();
         try {
-            return dialect.withConnection(c -> {
-                c.setAutoCommit(false); // SQLite: BEGIN IMMEDIATE, the database's write lock
-                try {
-                    T result = work.run(c);
-                    c.commit();
-                    return result;
-                } catch (SQLException | RuntimeException | Error e) {
-                    try {
-                        c.rollback();
-                    } catch (SQLException rollback) {
-                        e.addSuppressed(rollback);
-                    }
-                    throw e;
-                } finally {
-                    c.setAutoCommit(true);
-                }
-            });
+            return transaction(work);
         } catch (SQLException e) {
             throw dialect.map(e, doing);
+        }
+    }
+
+    /** Runs work in one transaction on a lent connection: committed when it returns, rolled back when it throws. */
+    private <T> T transaction(Work<T> work) throws SQLException {
+        return dialect.withConnection(c -> {
+            c.setAutoCommit(false); // SQLite: BEGIN IMMEDIATE, the database's write lock
+            try {
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException | Error e) {
+                try {
+                    c.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        });
+    }
+
+    /**
+     * Runs {@code work} as one unit of a group commit (see the class comment): atomically — all of its statements or
+     * none — and durably before this returns. The unit runs on the group's connection inside a transaction that also
+     * holds other callers' units; it must not commit, roll back or change the transaction mode, and a failure it
+     * throws must leave nothing it means to keep (it is rolled back to its savepoint).
+     *
+     * @param lockKey the key of what the unit locks first (a session id): the units of a group run in this order
+     *     (arrival order among equal keys), so that two processes' groups lock rows in one order and cannot deadlock
+     * @throws UnavailableException if the database failed (mapped by the dialect), the group's commit failed (then
+     *     nothing of this unit is stored), or the store is closed
+     * @throws RuntimeException what {@code work} threw (nothing of this unit is stored)
+     */
+    public <T> T writeInGroup(String doing, String lockKey, Work<T> work) {
+        checkOpen();
+        Unit<T> unit = new Unit<>(doing, Objects.requireNonNull(lockKey, "lockKey"), work);
+        List<Unit<?>> units;
+        boolean interrupted = false;
+        synchronized (group) {
+            pending.add(unit);
+            while (!unit.done && leading) {
+                try {
+                    group.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the unit may be in a group already: wait for its outcome all the same
+                }
+            }
+            if (!unit.done) {
+                leading = true;
+                units = new ArrayList<>(pending);
+                pending.clear();
+            } else {
+                units = null;
+            }
+        }
+        if (units != null) {
+            try {
+                runGroup(units);
+            } finally {
+                synchronized (group) {
+                    leading = false;
+                    for (Unit<?> u : units) {
+                        u.done = true;
+                    }
+                    group.notifyAll();
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return unit.answer();
+    }
+
+    /** How many units wait for the next group right now (for tests and monitoring). */
+    public int waiting() {
+        synchronized (group) {
+            return pending.size();
+        }
+    }
+
+    /** Runs the units of one group in one transaction and records each one's outcome; never throws. */
+    private void runGroup(List<Unit<?>> units) {
+        units.sort(Comparator.comparing(u -> u.lockKey)); // stable: arrival order among equal keys
+        try {
+            checkOpen();
+            transaction(c -> {
+                if (units.size() == 1) {
+                    runAlone(c, units.get(0)); // no savepoint: its failure rolls back the whole transaction
+                } else {
+                    for (Unit<?> u : units) {
+                        runInSavepoint(c, u);
+                    }
+                }
+                return null;
+            });
+        } catch (SQLException | RuntimeException | Error e) {
+            String what = units.size() == 1 ? units.get(0).doing : "commit a group of " + units.size() + " writes";
+            RuntimeException failure = e instanceof SQLException s ? dialect.map(s, what)
+                    : e instanceof ParleyException p ? p
+                    : new UnavailableException("could not " + what + " in " + dialect.where() + ": " + e, e);
+            for (Unit<?> u : units) {
+                if (u.failure == null) {
+                    u.failure = failure; // nothing of the group was committed
+                    u.value = null;
+                }
+            }
+        }
+    }
+
+    private static <T> void runAlone(Connection c, Unit<T> u) throws SQLException {
+        try {
+            u.value = u.work.run(c);
+        } catch (SQLException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            u.failure = e;
+            throw e;
+        }
+    }
+
+    private <T> void runInSavepoint(Connection c, Unit<T> u) throws SQLException {
+        Savepoint savepoint = c.setSavepoint();
+        try {
+            u.value = u.work.run(c);
+            c.releaseSavepoint(savepoint);
+        } catch (SQLException | RuntimeException e) {
+            c.rollback(savepoint); // if this fails, the whole group fails
+            c.releaseSavepoint(savepoint);
+            u.failure = e instanceof SQLException s ? dialect.map(s, u.doing) : (RuntimeException) e;
+        }
+    }
+
+    /** One unit of a group commit and, once its group is committed, its outcome. Fields guarded by the group. */
+    private static final class Unit<T> {
+        final String doing;
+        final String lockKey;
+        final Work<T> work;
+        T value;
+        RuntimeException failure;
+        boolean done;
+
+        Unit(String doing, String lockKey, Work<T> work) {
+            this.doing = doing;
+            this.lockKey = lockKey;
+            this.work = work;
+        }
+
+        T answer() {
+            if (failure != null) {
+                throw failure;
+            }
+            return value;
         }
     }
 

@@ -52,6 +52,10 @@ import org.jspecify.annotations.Nullable;
  * updates the counts — all or nothing. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
  * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
  *
+ * <p>Appends are group-committed ({@link Database#writeInGroup}): appends that arrive together, from many threads and
+ * to many sessions, share one transaction and one commit, each in its own savepoint, so one caller's invalid batch
+ * fails only that caller, and every caller returns only once its entries are durable.
+ *
  * <p>Thread-safe.
  */
 final class JdbcMessageLog implements MessageLog, SessionCatalog {
@@ -74,6 +78,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    /** Up to this many ids, an append looks them up one by one by the unique key; more, in one query. */
+    private static final int FEW_IDS = 4;
+
     // ---- writes ----
 
     @Override
@@ -94,11 +101,14 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(usage, "usage");
         String doing = "append to session " + session;
+        String lockKey = session.value() + '\u0000' + scope;
         try {
-            return db.write(doing, c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
+            return db.writeInGroup(doing, lockKey,
+                    c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
         } catch (StoredMeanwhile first) {
             try {
-                return db.write(doing, c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
+                return db.writeInGroup(doing, lockKey,
+                        c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
             } catch (StoredMeanwhile again) {
                 throw new UnavailableException("could not " + doing + " in " + db.where() + ": its entry ids were"
                         + " stored concurrently by another writer twice; retry the append", again.getCause());
@@ -160,6 +170,23 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
         Map<EntryId, Entry> found = new HashMap<>();
         if (ids.isEmpty()) {
+            return found;
+        }
+        if (ids.size() <= FEW_IDS) {
+            // The usual append (a new id and its parent): one lookup per id by the whole unique key, which every
+            // planner serves from the unique index whatever its statistics say (a set-membership test on a table
+            // never analyzed made PostgreSQL scan the session's rows instead).
+            try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND entry_id = ?")) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                for (EntryId id : ids) {
+                    st.setString(3, id.value());
+                    for (Entry e : readEntries(st)) {
+                        found.put(e.id(), e);
+                    }
+                }
+            }
             return found;
         }
         try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
@@ -326,7 +353,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         CatalogCursor.checkLimit(limit);
         CatalogCursor after = CatalogCursor.decode(cursor);
         String sql = SESSION_COLUMNS + " WHERE scope_id = ?"
-                + (after == null ? "" : " AND (updated_at < ? OR (updated_at = ? AND id > ?))")
+                // The keyset condition, spelt so that its first half bounds a range of the activity index (an OR
+                // alone would make both databases scan the index from its start: deep pages would cost the depth).
+                + (after == null ? "" : " AND updated_at <= ? AND (updated_at < ? OR id > ?)")
                 + " ORDER BY updated_at DESC, id ASC LIMIT ?";
         return db.read("list sessions", c -> {
             try (PreparedStatement st = c.prepareStatement(sql)) {
@@ -475,7 +504,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             dialect.setInstant(st, 4, now);
             st.executeUpdate();
         }
-        lockExisting(c, session);
+        if (!dialect.forUpdate().isEmpty()) { // else the write transaction already excludes every other writer
+            lockExisting(c, session);
+        }
     }
 
     /** Locks the session's catalog row, if it exists, until the transaction ends. */

@@ -97,8 +97,8 @@ public abstract class JdbcStore extends BaseStore {
         db.close();
     }
 
-    /** The database, for the conformance kit's damage injection. */
-    final Database database() {
+    /** The database, for the conformance kit's damage injection and the backends' tests. */
+    public final Database database() {
         return db;
     }
 }

@@ -1,0 +1,208 @@
+package dev.parley.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryConflictException;
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.log.LastEntryMovedException;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.store.StoreOptions;
+import dev.parley.jdbc.internal.Database;
+import java.nio.file.Path;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Group commit on SQLite: appends that arrive while a commit is in flight are committed together, each batch atomic on
+ * its own, every caller answered only by the commit that holds its batch. Groups are formed deterministically: a
+ * first unit holds the group's connection until the others are queued behind it.
+ */
+class GroupCommitTest {
+    static final AgentId AGENT = new AgentId("main");
+    static final Instant T = Instant.parse("2026-03-04T05:06:07.089Z");
+
+    @TempDir
+    Path dir;
+
+    SqliteStore store;
+    MessageLog log;
+    Database db;
+    ExecutorService pool;
+
+    @BeforeEach
+    void open() {
+        store = SqliteStore.open(dir.resolve("group.db"), StoreOptions.defaults());
+        log = store.log();
+        db = store.database();
+        pool = Executors.newCachedThreadPool();
+    }
+
+    @AfterEach
+    void close() {
+        pool.shutdownNow();
+        store.close();
+    }
+
+    static NewEntry entry(String id, String parent, String text) {
+        return NewEntry.of(new EntryId(id), parent == null ? null : new EntryId(parent), T, Message.user(text));
+    }
+
+    /** Holds the group's connection until {@code queued} more units wait, runs {@code queued}, then lets them go. */
+    List<Future<?>> asOneGroup(List<java.util.concurrent.Callable<?>> calls) throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<?> holder = pool.submit(() -> db.writeInGroup("hold", "", c -> {
+            holding.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return null;
+        }));
+        holding.await();
+        List<Future<?>> futures = new ArrayList<>();
+        for (var call : calls) {
+            futures.add(pool.submit(call));
+        }
+        while (db.waiting() < calls.size()) {
+            Thread.sleep(1);
+        }
+        release.countDown();
+        holder.get();
+        return futures;
+    }
+
+    static Throwable failureOf(Future<?> f) {
+        try {
+            f.get();
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void writeInGroup_invalidBatchesAmidValidOnes_failAloneAndLeaveNoTrace() throws Exception {
+        SessionId a = new SessionId("a");
+        SessionId conflicted = new SessionId("conflicted");
+        SessionId orphan = new SessionId("orphan");
+        SessionId moved = new SessionId("moved");
+        SessionId d = new SessionId("d");
+        log.append(conflicted, AGENT, List.of(entry("c1", null, "stored")));
+        log.append(moved, AGENT, List.of(entry("m1", null, "stored")));
+
+        List<Future<?>> f = asOneGroup(List.of(
+                () -> log.append(a, AGENT, List.of(entry("a1", null, "one"), entry("a2", "a1", "two"))),
+                () -> log.append(conflicted, AGENT, List.of(entry("c2", "c1", "new"), entry("c1", null, "changed"))),
+                () -> log.append(orphan, AGENT, List.of(entry("o1", null, "fine"), entry("o2", "missing", "bad"))),
+                () -> log.appendIfLast(moved, AGENT, null, List.of(entry("m2", "m1", "late")),
+                        dev.parley.core.model.Usage.ZERO),
+                () -> log.append(d, AGENT, List.of(entry("d1", null, "three")))));
+
+        assertThat(failureOf(f.get(0))).isNull();
+        assertThat(failureOf(f.get(1))).isInstanceOf(EntryConflictException.class);
+        assertThat(failureOf(f.get(2))).isInstanceOf(InvalidInputException.class);
+        assertThat(failureOf(f.get(3))).isInstanceOf(LastEntryMovedException.class);
+        assertThat(failureOf(f.get(4))).isNull();
+        assertThat(ids(a)).containsExactly("a1", "a2");
+        assertThat(ids(d)).containsExactly("d1");
+        assertThat(ids(conflicted)).containsExactly("c1");
+        assertThat(ids(moved)).containsExactly("m1");
+        assertThat(store.catalog().orElseThrow().find(orphan)).isEmpty(); // not even its catalog row
+        assertThat(store.catalog().orElseThrow().find(conflicted).orElseThrow().entryCount()).isEqualTo(1);
+    }
+
+    @Test
+    void writeInGroup_commitFails_failsEveryCallerOfTheGroupAndStoresNothing() throws Exception {
+        SessionId a = new SessionId("a");
+        SessionId b = new SessionId("b");
+        log.append(b, AGENT, List.of(entry("b1", null, "before")));
+
+        List<Future<?>> f = asOneGroup(List.of(
+                () -> log.append(a, AGENT, List.of(entry("a1", null, "one"))),
+                () -> log.append(b, AGENT, List.of(entry("b2", "b1", "two"))),
+                // A unit that succeeds but leaves a deferred foreign-key violation: SQLite refuses the COMMIT.
+                () -> db.writeInGroup("break the commit", "z", c -> {
+                    try (Statement st = c.createStatement()) {
+                        st.execute("PRAGMA defer_foreign_keys = ON");
+                        st.execute("INSERT INTO parley_log_usage (scope_id, session_id, agent_id)"
+                                + " VALUES ('default', 'no-such-session', 'main')");
+                    }
+                    return null;
+                })));
+
+        for (Future<?> one : f) {
+            assertThat(failureOf(one)).isInstanceOf(UnavailableException.class);
+        }
+        assertThat(ids(a)).isEmpty();
+        assertThat(ids(b)).containsExactly("b1");
+        assertThat(store.catalog().orElseThrow().find(a)).isEmpty();
+        // The connection is usable afterwards.
+        log.append(a, AGENT, List.of(entry("a1", null, "one")));
+        assertThat(ids(a)).containsExactly("a1");
+    }
+
+    @Test
+    void append_sixteenWritersOnSixteenSessions_storeEveryBatchOnceInOrder() throws Exception {
+        int writers = 16;
+        int appends = 40;
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            SessionId session = new SessionId("s" + w);
+            all.add(CompletableFuture.runAsync(() -> {
+                String parent = null;
+                for (int i = 0; i < appends; i++) {
+                    String id = session.value() + "-" + i;
+                    // every fifth append is retried: the retry is recognised, not stored twice
+                    for (int r = 0; r < (i % 5 == 0 ? 2 : 1); r++) {
+                        log.appendIfLast(session, AGENT, parent == null ? null : new EntryId(parent),
+                                List.of(entry(id, parent, "message " + i)), dev.parley.core.model.Usage.ZERO);
+                    }
+                    // and an invalid batch now and then, which must not disturb the others
+                    if (i % 7 == 3) {
+                        assertThatThrownBy(() -> log.append(session, AGENT, List.of(entry("x" + id, "nowhere", "x"))))
+                                .isInstanceOf(InvalidInputException.class);
+                    }
+                    parent = id;
+                }
+            }, pool));
+        }
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get();
+        for (int w = 0; w < writers; w++) {
+            List<Entry> entries = log.load(new SessionId("s" + w), null);
+            assertThat(entries).hasSize(appends);
+            for (int i = 0; i < appends; i++) {
+                assertThat(entries.get(i).id().value()).isEqualTo("s" + w + "-" + i);
+                assertThat(entries.get(i).parentId()).isEqualTo(i == 0 ? null : entries.get(i - 1).id());
+            }
+            assertThat(store.catalog().orElseThrow().find(new SessionId("s" + w)).orElseThrow().entryCount())
+                    .isEqualTo(appends);
+        }
+    }
+
+    List<String> ids(SessionId session) {
+        return log.load(session, null).stream().map(e -> e.id().value()).toList();
+    }
+}
