@@ -79,6 +79,7 @@ class BrowserScreenshotsTest {
             ParleyServer server = ParleyServer.start(store, ServerConfig.defaults().withPort(0));
             ChromeDriver driver = Chromium.start(dir.resolve("profile"));
             try {
+                driver.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 1200));
                 String base = server.uri().toString();
                 driver.get(base + "/");
                 assertThat(driver.findElements(By.cssSelector("table.sessions a.title"))).hasSizeGreaterThanOrEqualTo(3);
@@ -90,7 +91,6 @@ class BrowserScreenshotsTest {
                 assertThat(driver.findElements(By.cssSelector(".compaction"))).isNotEmpty();
                 assertThat(driver.findElements(By.cssSelector("details.thinking"))).isNotEmpty();
                 tools.get(0).findElement(By.tagName("summary")).click();
-                driver.executeScript("arguments[0].scrollIntoView({block: 'center'})", tools.get(0));
                 shoot(driver, images.resolve("browser-session.png"));
 
                 driver.get(base + "/s/" + pi.value() + "/tree");
@@ -105,7 +105,8 @@ class BrowserScreenshotsTest {
     }
 
     private static SessionId sessionFrom(List<ImportResult> imported, String file) {
-        return imported.stream().filter(r -> r.source() != null && r.source().toString().endsWith(file))
+        return imported.stream().filter(r -> r.agents().stream().anyMatch(a -> a.source() != null
+                        && a.source().toString().endsWith(file)))
                 .map(ImportResult::session).findFirst()
                 .orElseThrow(() -> new AssertionError("no session imported from " + file + ": " + imported));
     }
