@@ -34,6 +34,7 @@
  *   <li>ML-14 a conflicting id writes nothing</li>
  *   <li>ML-15 an append after a stale last entry writes nothing</li>
  *   <li>ML-16 two writers of one conversation never fork it</li>
+ *   <li>ML-17 windows and agent totals agree with the whole log</li>
  * </ul>
  *
  * <h2>Session records ({@link dev.parley.tck.SessionRepositoryScenarios}, Heddle's session-repository

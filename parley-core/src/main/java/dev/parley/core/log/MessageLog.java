@@ -157,12 +157,12 @@ public interface MessageLog extends AutoCloseable {
     }
 
     /**
-     * Every agent of the session with its running usage total: the agents that wrote entries, in the order of their
-     * first entry, then agents that only recorded usage. An agent with no recorded usage has {@link Usage#ZERO}.
-     * The catalog's per-session aggregate for lists (the session browser shows it per session): the default loads
-     * the session; a backend that keeps usage per agent should answer from its index.
+     * Every agent that wrote entries in the session, in the order of its first entry, with its running usage total
+     * ({@link #loadUsage}; {@link Usage#ZERO} when it recorded none). An agent that only recorded usage and wrote no
+     * entry is not listed. The per-session aggregate of lists (the session browser shows it per session): the
+     * default loads the session; a backend with an index on agent and seq should answer from it.
      *
-     * @return the agents and their totals in that order, copied; empty when the session has none or does not exist
+     * @return the agents and their totals in that order, copied; empty when the session has no entry or does not exist
      */
     default Map<AgentId, Usage> loadAgentUsage(SessionId session) {
         Map<AgentId, Usage> out = new LinkedHashMap<>();

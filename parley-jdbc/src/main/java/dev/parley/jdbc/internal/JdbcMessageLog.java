@@ -307,18 +307,14 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Objects.requireNonNull(session, "session");
         return db.read("read the agents of session " + session, c -> {
             java.util.Map<AgentId, Usage> out = new java.util.LinkedHashMap<>();
-            // the agents by their first seq, from the (scope, session, agent, seq) index: no scan of the entries;
-            // then the agents that only recorded usage
-            for (String sql : List.of("SELECT agent_id, MIN(seq) AS first FROM parley_log_entries"
-                    + " WHERE scope_id = ? AND session_id = ? GROUP BY agent_id ORDER BY first",
-                    "SELECT agent_id FROM parley_log_usage WHERE scope_id = ? AND session_id = ? ORDER BY agent_id")) {
-                try (PreparedStatement st = c.prepareStatement(sql)) {
-                    st.setString(1, scope);
-                    st.setString(2, session.value());
-                    try (ResultSet rs = st.executeQuery()) {
-                        while (rs.next()) {
-                            out.putIfAbsent(new AgentId(rs.getString(1)), Usage.ZERO);
-                        }
+            // the agents by their first seq, from the (scope, session, agent, seq) index: no scan of the entries
+            try (PreparedStatement st = c.prepareStatement("SELECT agent_id, MIN(seq) AS first_seq FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? GROUP BY agent_id ORDER BY first_seq")) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(new AgentId(rs.getString(1)), Usage.ZERO);
                     }
                 }
             }
