@@ -365,7 +365,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         CatalogCursor.checkLimit(limit);
         CatalogCursor after = CatalogCursor.decode(cursor);
         String sql = SESSION_COLUMNS + " WHERE scope_id = ?"
-                + (after == null ? "" : " AND (updated_at < ? OR (updated_at = ? AND id > ?))")
+                // the bound on updated_at alone lets the (scope, updated_at, id) index start at the cursor; without
+                // it SQLite walked the index from the newest session (a page deep in the catalog cost a scan)
+                + (after == null ? "" : " AND updated_at <= ? AND (updated_at < ? OR id > ?)")
                 + " ORDER BY updated_at DESC, id ASC LIMIT ?";
         return db.read("list sessions", c -> {
             try (PreparedStatement st = c.prepareStatement(sql)) {
