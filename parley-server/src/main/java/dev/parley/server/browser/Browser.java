@@ -163,9 +163,20 @@ public final class Browser {
                 Visible.text(String.valueOf(message))));
     }
 
+    /**
+     * The page's security headers: scripts only from this server (a stored string that escaped the templates could
+     * still not run), images also inline and from the web (transcripts link them), no framing, no referrer.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'"
+            + " 'unsafe-inline'; img-src 'self' data: https: http:; frame-ancestors 'none'; base-uri 'none';"
+            + " form-action 'self'";
+
     private void render(Context ctx, String template, Object model) {
         StringOutput out = new StringOutput();
         templates.render(template, model, out);
+        ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("Referrer-Policy", "no-referrer");
         ctx.contentType(HTML).result(out.toString());
     }
 
@@ -216,6 +227,7 @@ public final class Browser {
                 agent == null || agent.isBlank() ? null : new dev.parley.core.AgentId(agent), false);
         String ext = format.lineBased() ? ".jsonl" : format == Format.AIDER ? ".md" : ".json";
         ctx.header("Content-Disposition", "attachment; filename=\"" + id.value() + "." + format.cliName() + ext + "\"");
+        ctx.header("X-Content-Type-Options", "nosniff");
         for (String note : result.notes()) {
             ctx.header("Parley-Export-Note", Visible.line(note, 300).replaceAll("[^\\x20-\\x7e]", "?"));
         }

@@ -87,6 +87,7 @@ class BrowserHttpTest {
 
         HttpResponse<String> alpha = get("/s/only-in-alpha", ALPHA);
         assertThat(alpha.statusCode()).isEqualTo(200);
+        assertThat(alpha.headers().firstValue("Content-Security-Policy").orElseThrow()).contains("script-src 'self'");
         assertThat(alpha.body()).contains("scope alpha");
         // the administrative token sees the store's own scope, where that session does not exist
         assertThat(get("/s/only-in-alpha", ADMIN).statusCode()).isEqualTo(404);
