@@ -72,7 +72,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link dev.parley.core.log.MessageLog#loadAfter}). Only the tree and a leaf's conversation load a whole session.
  * Thread-safe (stateless).
  */
-public final class Pages {
+final class Pages {
     /** How many agent colours (and lanes) the style sheet has. */
     public static final int COLOURS = 8;
     /** Sessions per list page. */
@@ -294,7 +294,8 @@ public final class Pages {
         long last = window.isEmpty() ? after : window.get(window.size() - 1).seq();
         String windowNote = window.isEmpty() ? "no entries" + (after > 0 ? " after seq " + after : "")
                 : "entries seq " + window.get(0).seq() + " to " + last + (more ? " (more follow)" : " (the end)");
-        return new Views.SessionPage(frame, id.value(), title(info), info.origin() == null ? null
+        Frame titled = new Frame(title(info), frame.active(), frame.scopeNote(), frame.loggedIn());
+        return new Views.SessionPage(titled, id.value(), title(info), info.origin() == null ? null
                 : Visible.line(info.origin(), 200), TIME.format(info.createdAt()), TIME.format(info.updatedAt()),
                 info.entryCount(), info.messageCount(), totals, usageLine(all), cost(all.costUsd()), views,
                 leaf == null ? null : leaf.value(), after > 0 ? base : null,

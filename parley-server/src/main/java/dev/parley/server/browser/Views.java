@@ -13,7 +13,7 @@ public final class Views {
     /** The frame every page shares. {@code scopeNote} is null when no token is in use. */
     public record Frame(String title, String active, @Nullable String scopeNote, boolean loggedIn) {}
 
-    /** An agent as a chip: its name and its colour (0 to {@value Pages#COLOURS} - 1). */
+    /** An agent as a chip: its name and its colour (0 to 7, one of the style sheet's eight). */
     public record AgentChip(String name, int colour) {}
 
     /** One row of the session list. */

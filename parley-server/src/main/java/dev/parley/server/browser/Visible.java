@@ -6,7 +6,7 @@ package dev.parley.server.browser;
  * never dropped, so a reader sees that they are there. Line feeds and tabs stay. HTML is not touched here: the
  * templates escape every string (jte's HTML content type).
  */
-public final class Visible {
+final class Visible {
     private Visible() {}
 
     /** The text with C0 controls (but line feed, tab and a CR before LF) and DEL replaced by their pictures. */

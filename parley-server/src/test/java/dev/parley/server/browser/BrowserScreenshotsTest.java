@@ -15,13 +15,11 @@ import dev.parley.server.ParleyServer;
 import dev.parley.server.ServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -55,8 +53,6 @@ class BrowserScreenshotsTest {
     @Test
     void realTranscripts_listSessionAndTree_renderAndArePhotographed() throws Exception {
         Path source = transcripts();
-        Path images = Path.of("..", "docs", "images").toAbsolutePath().normalize();
-        Files.createDirectories(images);
         try (Store store = Stores.open("sqlite:" + dir.resolve("real.db"))) {
             List<ImportResult> imported = new ArrayList<>();
             List<ImportProblem> problems = new ArrayList<>();
@@ -83,7 +79,7 @@ class BrowserScreenshotsTest {
                 String base = server.uri().toString();
                 driver.get(base + "/");
                 assertThat(driver.findElements(By.cssSelector("table.sessions a.title"))).hasSizeGreaterThanOrEqualTo(3);
-                shoot(driver, images.resolve("browser-list.png"));
+                Chromium.screenshot(driver, "browser-list.png");
 
                 driver.get(base + "/s/" + claude.value());
                 List<WebElement> tools = driver.findElements(By.cssSelector("details.tool"));
@@ -91,12 +87,12 @@ class BrowserScreenshotsTest {
                 assertThat(driver.findElements(By.cssSelector(".compaction"))).isNotEmpty();
                 assertThat(driver.findElements(By.cssSelector("details.thinking"))).isNotEmpty();
                 tools.get(0).findElement(By.tagName("summary")).click();
-                shoot(driver, images.resolve("browser-session.png"));
+                Chromium.screenshot(driver, "browser-session.png");
 
                 driver.get(base + "/s/" + pi.value() + "/tree");
                 assertThat(driver.findElements(By.cssSelector("ol.tree a.leaf"))).hasSizeGreaterThan(1);
                 assertThat(driver.findElements(By.cssSelector("ol.tree li.active"))).hasSize(1);
-                shoot(driver, images.resolve("browser-tree.png"));
+                Chromium.screenshot(driver, "browser-tree.png");
             } finally {
                 driver.quit();
                 server.close();
@@ -109,11 +105,5 @@ class BrowserScreenshotsTest {
                         && a.source().toString().endsWith(file)))
                 .map(ImportResult::session).findFirst()
                 .orElseThrow(() -> new AssertionError("no session imported from " + file + ": " + imported));
-    }
-
-    private static void shoot(ChromeDriver driver, Path target) throws Exception {
-        Path shot = driver.getScreenshotAs(OutputType.FILE).toPath();
-        assertThat(Files.size(shot)).isPositive();
-        Files.copy(shot, target, StandardCopyOption.REPLACE_EXISTING);
     }
 }

@@ -169,7 +169,7 @@ class BrowserTest {
     }
 
     @Test
-    void session_interleavesAgentsInLanes_andExpandsAToolCall() {
+    void session_interleavesAgentsInLanes_andExpandsAToolCall() throws Exception {
         driver.get(base + "/");
         driver.findElement(By.linkText("Multi-agent build")).click();
         waitFor().until(ExpectedConditions.urlContains("/s/" + MULTI.value()));
@@ -194,6 +194,9 @@ class BrowserTest {
         assertThat(driver.findElement(By.cssSelector("#e-ud .dangling")).getText()).contains("dangling prompt");
         assertThat(driver.findElement(By.cssSelector("#e-a1 .usage")).getText()).contains("in 1,200", "$0.0123");
         assertThat(driver.findElement(By.cssSelector("table.totals")).getText()).contains("worker-1", "$0.0020");
+        // for docs/09: two agents in their lanes (a made-up session; the real transcripts have one agent each)
+        driver.findElement(By.cssSelector("#e-a1 details.thinking summary")).click();
+        Chromium.screenshot(driver, "browser-multi-agent.png");
     }
 
     @Test

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -21,6 +23,19 @@ final class Chromium {
     static final Path DRIVER = Path.of(System.getenv().getOrDefault("PARLEY_CHROMEDRIVER", "/usr/bin/chromedriver"));
 
     private Chromium() {}
+
+    /** Where the screenshots for the documentation go: {@code docs/images} of the checkout (tests run in a module). */
+    static final Path IMAGES = Path.of("..", "docs", "images").toAbsolutePath().normalize();
+
+    /** Saves what the browser shows as {@code docs/images/NAME}. */
+    static void screenshot(ChromeDriver driver, String name) throws IOException {
+        Path shot = driver.getScreenshotAs(OutputType.FILE).toPath();
+        if (Files.size(shot) == 0) {
+            fail("an empty screenshot for " + name);
+        }
+        Files.createDirectories(IMAGES);
+        Files.copy(shot, IMAGES.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+    }
 
     static ChromeDriver start(Path profile) throws IOException {
         if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
