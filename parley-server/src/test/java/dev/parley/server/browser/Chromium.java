@@ -24,6 +24,14 @@ final class Chromium {
 
     private Chromium() {}
 
+    /** Fails (never skips) the calling test unless both executables are there, naming the packages to install. */
+    static void requireInstalled(Path browser, Path driver) {
+        if (!Files.isExecutable(browser) || !Files.isExecutable(driver)) {
+            fail("the browser tests need Debian's chromium and chromium-driver (" + browser + ", " + driver
+                    + "): apt-get install -y chromium chromium-driver (.ci/run does)");
+        }
+    }
+
     /** Where the screenshots for the documentation go: {@code docs/images} of the checkout (tests run in a module). */
     static final Path IMAGES = Path.of("..", "docs", "images").toAbsolutePath().normalize();
 
@@ -38,10 +46,7 @@ final class Chromium {
     }
 
     static ChromeDriver start(Path profile) throws IOException {
-        if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
-            fail("the browser tests need Debian's chromium and chromium-driver (" + BROWSER + ", " + DRIVER
-                    + "): apt-get install -y chromium chromium-driver (.ci/run does)");
-        }
+        requireInstalled(BROWSER, DRIVER);
         System.setProperty("SE_OFFLINE", "true");
         Files.createDirectories(profile);
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
