@@ -34,7 +34,7 @@ import picocli.CommandLine.ScopeType;
         subcommands = {ImportCommand.class, SessionsCommand.class, ShowCommand.class, TreeCommand.class, ChatCommand.class,
                 DemoCommand.class,
                 ExportCommand.class, DeleteCommand.class, ConformanceCommand.class, BackupCommand.class,
-                RestoreCommand.class, ServeCommand.class, RemoteCommand.class, TailCommand.class,
+                RestoreCommand.class, ServeCommand.class, BrowseCommand.class, RemoteCommand.class, TailCommand.class,
                 CommandLine.HelpCommand.class})
 public final class ParleyCommand implements Callable<Integer> {
 

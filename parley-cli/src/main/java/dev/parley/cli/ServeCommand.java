@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code parley serve}: the HTTP API over the store, until the process is stopped. */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Serve the store over HTTP (JSON API, problem documents, /openapi.json) until stopped.",
+        description = {"Serve the store over HTTP (JSON API, problem documents, /openapi.json; the session browser at /) until"
+                        + " stopped.",
                 "Listens on loopback unless --bind names another address, which needs tokens. Each token is bound to"
                         + " one scope (a file of TOKEN=SCOPE lines, or " + Tokens.ENV + "); a request's scope is its"
                         + " token's. Clients open it as remote:http://HOST:PORT."})

@@ -19,6 +19,7 @@ import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
 import dev.parley.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -608,7 +609,7 @@ public final class Importer {
             catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata()));
             try {
                 for (ParsedAgent run : ps.agents()) {
-                    log.append(session, run.agent(), run.entries());
+                    log.append(session, run.agent(), run.entries(), usageOf(run.entries()));
                 }
             } catch (ParleyException e) {
                 catalog.delete(session); // nothing of a file that fails is kept
@@ -628,9 +629,33 @@ public final class Importer {
         return rejected;
     }
 
+    /**
+     * The usage the entries' messages record, summed: stored as the agent's running total with the entries (one
+     * atomic append), so an imported session has the per-agent totals a native one has (the catalog's aggregate).
+     * A response split over several entries (Claude Code writes one record per content block, each with the
+     * response's usage) counts once, with its last entry's usage.
+     */
+    static Usage usageOf(List<NewEntry> entries) {
+        Usage total = Usage.ZERO;
+        Map<String, Usage> responses = new LinkedHashMap<>();
+        for (NewEntry e : entries) {
+            if (e.payload() instanceof dev.parley.core.model.Message m && m.usage() != null) {
+                if (m.responseId() == null) {
+                    total = total.plus(m.usage());
+                } else {
+                    responses.put(m.responseId(), m.usage());
+                }
+            }
+        }
+        for (Usage u : responses.values()) {
+            total = total.plus(u);
+        }
+        return total;
+    }
+
     private int append(SessionId session, ParsedAgent agent, List<NewEntry> entries, Listener listener) {
         try {
-            log.append(session, agent.agent(), entries);
+            log.append(session, agent.agent(), entries, usageOf(entries));
             return 0;
         } catch (ParleyException e) {
             // Another process importing the same source may have written exactly these entries meanwhile.

@@ -66,6 +66,22 @@ class ImporterTest {
     }
 
     @Test
+    void importWithoutUsageTotals_regression_storesTheMessagesUsageAsTheAgentsTotal_countingASplitResponseOnce()
+            throws Exception {
+        // Claude Code writes one record per content block of a response, each carrying the response's usage
+        String a1b = A1.replace("11111111-0000-4000-8000-000000000002", "11111111-0000-4000-8000-000000000003")
+                .replace("\"parentUuid\":\"11111111-0000-4000-8000-000000000001\"",
+                        "\"parentUuid\":\"11111111-0000-4000-8000-000000000002\"")
+                .replace("\"output_tokens\":1", "\"output_tokens\":5");
+        Recorder r = importPaths(write("split.jsonl", U1, A1, a1b));
+        SessionId session = r.sessions.get(0).session();
+        var usage = log.log().loadUsage(session, new AgentId("main"));
+        assertThat(usage.inputTokens()).isEqualTo(3);
+        assertThat(usage.outputTokens()).isEqualTo(5);
+        assertThat(log.log().loadAgentUsage(session)).containsOnlyKeys(new AgentId("main"));
+    }
+
+    @Test
     void tornLastLine_isAWarning_andTheRestImports() throws Exception {
         Path file = dir.resolve("torn.jsonl");
         Files.writeString(file, U1 + "\n" + A1 + "\n" + "{\"type\":\"user\",\"uuid\":\"x", StandardCharsets.UTF_8);

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  *       insertion order ({@code seq}, an identity column) is commit order within a session. Appends that arrive
  *       together from several threads of one store are group-committed: one transaction and one commit for all of
  *       them, each batch in its own savepoint (all or nothing on its own), each caller answered once its entries are
- *       durable (docs/09).</li>
+ *       durable (docs/11-group-commit.md).</li>
  *   <li><b>Scope.</b> Every row carries the store's scope (a tenant id): a session of another scope is
  *       indistinguishable from a missing one. {@link #withScope(String)} gives a view of another scope on the same
  *       pool, unless the scope was pinned (by {@code parley.scope=} in the URI, or {@link Builder#scope}).</li>

@@ -7,7 +7,9 @@ import dev.parley.server.internal.Access;
 import dev.parley.server.internal.Api;
 import dev.parley.server.internal.Routes;
 import dev.parley.server.internal.Signals;
+import dev.parley.server.browser.Browser;
 import io.javalin.Javalin;
+import io.javalin.http.staticfiles.Location;
 import java.net.URI;
 import java.time.Clock;
 import java.util.Objects;
@@ -15,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running Parley server: the JSON HTTP API over one store, on Javalin 7 (Jetty 12). The routes are in
+ * A running Parley server: the JSON HTTP API and the session browser (HTML pages at {@code /}) over one store, on
+ * Javalin 7 (Jetty 12). The routes are in
  * {@code dev.parley.server.internal.Routes} and described at {@code /openapi.json}; errors are RFC 9457 problem
  * documents carrying Parley's stable code; a request's scope is its bearer token's ({@link Tokens}).
  *
@@ -54,7 +57,15 @@ public final class ParleyServer implements AutoCloseable {
             c.http.maxRequestSize = config.maxBodyBytes();
             c.jetty.host = config.bind();
             c.jetty.port = config.port();
-            Routes.declare(c.routes, api, access, config.eventPollInterval().toMillis());
+            c.staticFiles.enableWebjars();
+            c.staticFiles.add(files -> {
+                files.hostedPath = "/assets";
+                files.directory = "/dev/parley/server/browser/assets";
+                files.location = Location.CLASSPATH;
+            });
+            Browser browser = new Browser(store, tokens::scopeOf, tokens.isEmpty(), Tokens.ANY_SCOPE, signals,
+                    config.eventPollInterval().toMillis());
+            Routes.declare(c.routes, api, access, browser, config.eventPollInterval().toMillis());
         });
         try {
             app.start();

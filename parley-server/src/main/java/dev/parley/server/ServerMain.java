@@ -66,6 +66,15 @@ public final class ServerMain {
      * @param out where the listening line is printed
      */
     public static void serve(Store store, ServerConfig config, java.io.PrintStream out) throws InterruptedException {
+        serve(store, config, out, uri -> "listening on " + uri);
+    }
+
+    /**
+     * Serves {@code store} until the JVM ends, like {@link #serve(Store, ServerConfig, java.io.PrintStream)}, printing
+     * {@code announce} of the server's base URI once it accepts requests.
+     */
+    public static void serve(Store store, ServerConfig config, java.io.PrintStream out,
+                             java.util.function.Function<java.net.URI, String> announce) throws InterruptedException {
         ParleyServer server;
         try {
             server = ParleyServer.start(store, config);
@@ -79,7 +88,7 @@ public final class ServerMain {
             store.close();
             stopped.countDown();
         }));
-        out.println("listening on " + server.uri());
+        out.println(announce.apply(server.uri()));
         out.flush();
         stopped.await();
     }

@@ -30,7 +30,7 @@ import org.sqlite.SQLiteException;
  *       {@value #BUSY_TIMEOUT_MILLIS} ms for the write lock, then failing with a retriable
  *       {@link UnavailableException} that wrote nothing. Appends that arrive together from several threads are
  *       group-committed: one transaction and one fsync for all of them, each batch still all or nothing on its own,
- *       each caller answered once its entries are durable (docs/09).</li>
+ *       each caller answered once its entries are durable (docs/11-group-commit.md).</li>
  *   <li><b>Scope.</b> Every row carries the store's scope; {@link #withScope(String)} gives a view of another scope
  *       on the same connection. Files written by Parley before scopes (schema v2) are migrated on open, their
  *       contents into the scope {@value Store#DEFAULT_SCOPE}.</li>

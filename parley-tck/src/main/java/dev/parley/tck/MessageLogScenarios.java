@@ -48,7 +48,8 @@ import java.util.concurrent.CountDownLatch;
  * {@link MessageLog}: ML-01…ML-03 order and atomicity, ML-04 truncation, ML-05…ML-06 integrity and exactness,
  * ML-07…ML-08 durability and corruption, ML-09…ML-12 catalog, usage, isolation and concurrency, ML-13…ML-14
  * idempotent appends, ML-15…ML-16 conditional appends (one conversation, many writers), ML-17 the size limits
- * ({@link EntryLimits}) that keep every acknowledged entry readable.
+ * ({@link EntryLimits}) that keep every acknowledged entry readable, ML-18 windows and per-agent totals (the reads
+ * of a session browser).
  */
 public final class MessageLogScenarios {
     static final AgentId ORCHESTRATOR = new AgentId("orchestrator");
@@ -115,7 +116,11 @@ public final class MessageLogScenarios {
                         "an entry over EntryLimits (more text than MAX_TEXT_CHARS, a raw value nested deeper than"
                                 + " MAX_RAW_DEPTH) is an EntryTooLargeException and writes nothing of its batch, not"
                                 + " even a new session; an entry at the nesting limit reads back equal",
-                        MessageLogScenarios::tooLargeEntryWritesNothing));
+                        MessageLogScenarios::tooLargeEntryWritesNothing),
+                new Scenario<>("ML-18", "windows and agent totals agree with the whole log",
+                        "loadAfter walks the log in windows that add up to load, in seq order; loadAgentUsage names the"
+                                + " agents that wrote entries by their first entry, with loadUsage's totals",
+                        MessageLogScenarios::windowsAndAgentTotals));
     }
 
     /** Runs the scenarios against the harness and returns one verdict each. */
@@ -573,6 +578,48 @@ public final class MessageLogScenarios {
             that(!catalog.delete(session("page-3")), "delete returns false the second time");
             equal(List.of(), log.load(session("page-3"), null), "a deleted session has no entries");
             that(catalog.find(session("page-3")).isEmpty(), "a deleted session is not in the catalog");
+        }
+    }
+
+    static void windowsAndAgentTotals(MessageLogHarness h, String scope) {
+        SessionId s = session("windows");
+        AgentId usageOnly = new AgentId("usage-only");
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            EntryId lastA = null;
+            EntryId lastB = null;
+            for (int i = 0; i < 7; i++) {
+                boolean worker = i % 3 == 0; // the worker writes first
+                EntryId id = id(worker ? "w" : "o");
+                log.append(s, worker ? WORKER : ORCHESTRATOR, List.of(entry(id, worker ? lastB : lastA,
+                        Message.user("m" + i))), Usage.of(i, 1));
+                if (worker) {
+                    lastB = id;
+                } else {
+                    lastA = id;
+                }
+            }
+            log.persistUsage(s, usageOnly, Usage.of(3, 4));
+            List<Entry> all = log.load(s, null);
+            List<Entry> walked = new ArrayList<>();
+            long after = 0;
+            for (List<Entry> w = log.loadAfter(s, after, 3); !w.isEmpty(); w = log.loadAfter(s, after, 3)) {
+                that(w.size() <= 3, "a window of 3 held " + w.size() + " entries");
+                walked.addAll(w);
+                after = w.get(w.size() - 1).seq();
+            }
+            equal(all, walked, "the windows walk the whole log in seq order");
+            equal(all.subList(2, 4), log.loadAfter(s, all.get(1).seq(), 2), "a window in the middle");
+            equal(List.of(), log.loadAfter(session("no-such-session"), 0, 5), "a missing session has no window");
+            fails(InvalidInputException.class, "a window after a negative seq", () -> log.loadAfter(s, -1, 3));
+            fails(InvalidInputException.class, "a window of 0 entries", () -> log.loadAfter(s, 0, 0));
+            Map<AgentId, Usage> totals = log.loadAgentUsage(s);
+            equal(List.of(WORKER, ORCHESTRATOR), new ArrayList<>(totals.keySet()),
+                    "the agents that wrote entries, by their first entry (not an agent that only recorded usage)");
+            for (AgentId a : totals.keySet()) {
+                equal(log.loadUsage(s, a), totals.get(a), "the total of " + a);
+            }
+            equal(Map.of(), log.loadAgentUsage(session("no-such-session")), "a missing session has no agents");
         }
     }
 

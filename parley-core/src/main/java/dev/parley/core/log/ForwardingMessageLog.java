@@ -70,6 +70,16 @@ public abstract class ForwardingMessageLog implements MessageLog {
     }
 
     @Override
+    public List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
+        return delegate.loadAfter(session, afterSeq, limit);
+    }
+
+    @Override
+    public java.util.Map<AgentId, Usage> loadAgentUsage(SessionId session) {
+        return delegate.loadAgentUsage(session);
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

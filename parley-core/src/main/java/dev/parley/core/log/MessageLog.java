@@ -10,7 +10,9 @@ import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -137,6 +139,38 @@ public interface MessageLog extends AutoCloseable {
 
     /** The agent's running usage total in the session; {@link Usage#ZERO} when nothing was recorded. */
     Usage loadUsage(SessionId session, AgentId agent);
+
+    /**
+     * One window of the session's entries, every agent interleaved in insertion order: at most {@code limit}
+     * entries whose {@code seq} is greater than {@code afterSeq}, ascending. Lets a reader page through a long
+     * session (the session browser, event streams) without loading it whole. The default loads the session and
+     * cuts; a backend with an index on {@code seq} should answer from it.
+     *
+     * @param afterSeq the seq the window starts after; 0 for the start
+     * @param limit the most entries returned, at least 1
+     * @return the entries, copied; empty when none follows {@code afterSeq} or the session does not exist
+     * @throws dev.parley.core.InvalidInputException if {@code afterSeq} is negative or {@code limit} is below 1
+     */
+    default List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
+        LogWindows.check(afterSeq, limit);
+        return LogWindows.cut(load(session, null), afterSeq, limit);
+    }
+
+    /**
+     * Every agent that wrote entries in the session, in the order of its first entry, with its running usage total
+     * ({@link #loadUsage}; {@link Usage#ZERO} when it recorded none). An agent that only recorded usage and wrote no
+     * entry is not listed. The per-session aggregate of lists (the session browser shows it per session): the
+     * default loads the session; a backend with an index on agent and seq should answer from it.
+     *
+     * @return the agents and their totals in that order, copied; empty when the session has no entry or does not exist
+     */
+    default Map<AgentId, Usage> loadAgentUsage(SessionId session) {
+        Map<AgentId, Usage> out = new LinkedHashMap<>();
+        for (Entry e : load(session, null)) {
+            out.computeIfAbsent(e.agentId(), a -> loadUsage(session, a));
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
 
     /** Releases the log's resources. Idempotent. A log reached through a store is closed with the store. */
     @Override

@@ -313,6 +313,45 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return db.read("read the usage of session " + session, c -> readUsage(c, session, agent));
     }
 
+    @Override
+    public List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
+        Objects.requireNonNull(session, "session");
+        dev.parley.core.log.LogWindows.check(afterSeq, limit);
+        return db.read("load a window of session " + session, c -> {
+            try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND seq > ? ORDER BY seq LIMIT ?")) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                st.setLong(3, afterSeq);
+                st.setInt(4, limit);
+                return readEntries(st);
+            }
+        });
+    }
+
+    @Override
+    public java.util.Map<AgentId, Usage> loadAgentUsage(SessionId session) {
+        Objects.requireNonNull(session, "session");
+        return db.read("read the agents of session " + session, c -> {
+            java.util.Map<AgentId, Usage> out = new java.util.LinkedHashMap<>();
+            // the agents by their first seq, from the (scope, session, agent, seq) index: no scan of the entries
+            try (PreparedStatement st = c.prepareStatement("SELECT agent_id, MIN(seq) AS first_seq FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? GROUP BY agent_id ORDER BY first_seq")) {
+                st.setString(1, scope);
+                st.setString(2, session.value());
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(new AgentId(rs.getString(1)), Usage.ZERO);
+                    }
+                }
+            }
+            for (java.util.Map.Entry<AgentId, Usage> e : out.entrySet()) {
+                e.setValue(readUsage(c, session, e.getKey()));
+            }
+            return java.util.Collections.unmodifiableMap(out);
+        });
+    }
+
     /** Nothing to release: the store owns the connections. */
     @Override
     public void close() {}

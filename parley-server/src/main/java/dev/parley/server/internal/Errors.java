@@ -30,7 +30,8 @@ final class Errors {
             answer(ctx, Problems.of(500, "INTERNAL", "the server failed: " + e.getClass().getSimpleName()));
         });
         routes.error(404, "*", ctx -> {
-            if (!Problems.MEDIA_TYPE.equals(ctx.res().getContentType())) {
+            String type = ctx.res().getContentType();
+            if (!Problems.MEDIA_TYPE.equals(type) && (type == null || !type.startsWith("text/html"))) {
                 answer(ctx, Problems.of(404, Access.codeOf(404), "no route " + ctx.method() + " " + ctx.path()));
             }
         });

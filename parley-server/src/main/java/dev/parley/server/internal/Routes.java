@@ -1,5 +1,6 @@
 package dev.parley.server.internal;
 
+import dev.parley.server.browser.Browser;
 import io.javalin.config.RoutesConfig;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Every route of the server, in one place. {@code openapi.json} (served at {@code /openapi.json}) describes the same
- * routes; a test checks that the two agree. Every {@code /v1} route runs {@link Access} first.
+ * routes; a test checks that the two agree. Every {@code /v1} route runs {@link Access} first; every page of the
+ * session browser runs {@link Browser#page} (the same tokens, from a cookie).
  */
 public final class Routes {
     private Routes() {}
@@ -18,7 +20,7 @@ public final class Routes {
      *
      * @param pollMillis the poll interval of event streams, in milliseconds
      */
-    public static void declare(RoutesConfig r, Api api, Access access, long pollMillis) {
+    public static void declare(RoutesConfig r, Api api, Access access, Browser browser, long pollMillis) {
         Errors.register(r);
         r.before("/v1/*", access::check);
         String openapi = openapi();
@@ -64,6 +66,20 @@ public final class Routes {
         r.post("/v1/service/lease", api::acquireLease);
         r.post("/v1/service/lease/refresh", api::refreshLease);
         r.post("/v1/service/lease/release", api::releaseLease);
+
+        // the session browser (HTML; static files under /assets and /webjars)
+        r.get("/", browser.page(browser::list));
+        r.get("/s/{session}", browser.page(browser::session));
+        r.get("/s/{session}/tree", browser.page(browser::tree));
+        r.get("/s/{session}/e/{entry}", browser.page(browser::entry));
+        r.get("/s/{session}/export/{format}", browser.page(browser::export));
+        r.before("/s/{session}/live", browser::liveAccess);
+        r.sse("/s/{session}/live", browser::live);
+        r.get("/records", browser.page(browser::records));
+        r.get("/records/view", browser.page(browser::record));
+        r.get("/login", browser::loginForm);
+        r.post("/login", browser::login);
+        r.post("/logout", browser::logout);
     }
 
     private static String openapi() {

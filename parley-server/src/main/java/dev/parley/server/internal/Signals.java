@@ -25,7 +25,7 @@ public final class Signals {
     }
 
     /** Waits until the session changes, the time passes, or the server closes. */
-    void await(String scope, SessionId session, long millis) throws InterruptedException {
+    public void await(String scope, SessionId session, long millis) throws InterruptedException {
         if (closed) {
             return;
         }
@@ -36,7 +36,7 @@ public final class Signals {
     }
 
     /** Whether the server is closing: streams end. */
-    boolean closed() {
+    public boolean closed() {
         return closed;
     }
 

@@ -1,0 +1,385 @@
+package dev.parley.server.browser;
+
+import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
+import dev.parley.core.ParleyException;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.EntryTree;
+import dev.parley.core.model.Entry;
+import dev.parley.core.store.Store;
+import dev.parley.formats.Exporter;
+import dev.parley.formats.Format;
+import dev.parley.json.wire.Problems;
+import dev.parley.server.browser.Views.EntryView;
+import dev.parley.server.browser.Views.Filters;
+import dev.parley.server.browser.Views.Frame;
+import dev.parley.server.browser.Views.RecordFilters;
+import dev.parley.server.internal.Signals;
+import gg.jte.ContentType;
+import gg.jte.TemplateEngine;
+import gg.jte.output.StringOutput;
+import io.javalin.http.Context;
+import io.javalin.http.Cookie;
+import io.javalin.http.Handler;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.SameSite;
+import io.javalin.http.sse.SseClient;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The session browser: server-rendered HTML pages (jte templates, precompiled at build time, escaping every string)
+ * over the same store and the same scope rules as the JSON API; htmx only enhances them (live appends through
+ * server-sent events). The routes are declared in {@code dev.parley.server.internal.Routes}.
+ *
+ * <p>Credentials: with tokens configured, a page needs a token, taken from the {@value #COOKIE} cookie (HttpOnly,
+ * SameSite=Strict), which the login form ({@code /login}) or a {@code ?token=} handoff sets; the token's scope is the
+ * pages' scope, exactly as for a bearer token. Without tokens (loopback only), no login. Thread-safe.
+ */
+public final class Browser {
+    /** The cookie that carries the bearer token of a browser. */
+    public static final String COOKIE = "parley_token";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Browser.class);
+    private static final String HTML = "text/html; charset=utf-8";
+
+    private final Store store;
+    private final Function<String, Optional<String>> tokens;
+    private final boolean open;
+    private final String anyScope;
+    private final Signals signals;
+    private final long pollMillis;
+    private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
+    private final Map<String, Store> views = new ConcurrentHashMap<>();
+
+    /**
+     * @param tokens the scope of a presented token, empty when it is unknown
+     * @param open whether no tokens are configured
+     * @param anyScope the scope of an administrative token (its pages show the store's own scope)
+     * @param pollMillis how often a live page looks for appends made by other processes, in milliseconds
+     */
+    public Browser(Store store, Function<String, Optional<String>> tokens, boolean open, String anyScope,
+                   Signals signals, long pollMillis) {
+        this.store = store;
+        this.tokens = tokens;
+        this.open = open;
+        this.anyScope = anyScope;
+        this.signals = signals;
+        this.pollMillis = pollMillis;
+    }
+
+    /** The request's credentials: the scope's store and the frame's note. */
+    private record Caller(Store store, @Nullable String scopeNote, boolean loggedIn) {}
+
+    // ---- access ----
+
+    /** The caller, or null after answering with a redirect (to the login form, or to drop a {@code ?token=}). */
+    private @Nullable Caller caller(Context ctx) {
+        if (open) {
+            return new Caller(store, null, false);
+        }
+        String handoff = ctx.queryParam("token");
+        if (handoff != null) {
+            if (tokens.apply(handoff.strip()).isEmpty()) {
+                throw new HttpResponseException(401, "the token is not valid", Map.of());
+            }
+            setCookie(ctx, handoff.strip());
+            ctx.redirect(withoutToken(ctx));
+            return null;
+        }
+        String token = ctx.cookie(COOKIE);
+        String scope = token == null ? null : tokens.apply(token).orElse(null);
+        if (scope == null) {
+            ctx.redirect("/login?next=" + Pages.enc(withoutToken(ctx)));
+            return null;
+        }
+        if (scope.equals(anyScope)) {
+            return new Caller(store, "administrative token: scope " + store.scope(), true);
+        }
+        Store scoped = scope.equals(store.scope()) ? store : views.computeIfAbsent(scope, store::withScope);
+        return new Caller(scoped, "scope " + scope, true);
+    }
+
+    private static String withoutToken(Context ctx) {
+        StringBuilder out = new StringBuilder(ctx.path());
+        String sep = "?";
+        for (Map.Entry<String, List<String>> p : ctx.queryParamMap().entrySet()) {
+            if (p.getKey().equals("token")) {
+                continue;
+            }
+            for (String v : p.getValue()) {
+                out.append(sep).append(Pages.enc(p.getKey())).append('=').append(Pages.enc(v));
+                sep = "&";
+            }
+        }
+        return out.toString();
+    }
+
+    private static void setCookie(Context ctx, String token) {
+        Cookie cookie = new Cookie(COOKIE, token);
+        cookie.setHttpOnly(true);
+        cookie.setPath("/");
+        cookie.setSameSite(SameSite.STRICT);
+        ctx.cookie(cookie);
+    }
+
+    /** Wraps a page handler: access first, then the page; an error becomes an HTML error page. */
+    public Handler page(PageHandler handler) {
+        return ctx -> {
+            try {
+                Caller caller = caller(ctx);
+                if (caller != null) {
+                    handler.handle(ctx, caller.store(), new Frame("Parley", "", caller.scopeNote(), caller.loggedIn()));
+                }
+            } catch (ParleyException e) {
+                var problem = Problems.of(e);
+                error(ctx, problem.path("status").asInt(500), e.code().name(), e.getMessage());
+            } catch (HttpResponseException e) {
+                error(ctx, e.getStatus(), "HTTP_" + e.getStatus(), e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+                error(ctx, 500, "INTERNAL", "the page failed: " + e.getClass().getSimpleName());
+            }
+        };
+    }
+
+    /** A page: the request, the store of the caller's scope, and the frame to render in. */
+    @FunctionalInterface
+    public interface PageHandler {
+        void handle(Context ctx, Store store, Frame frame) throws Exception;
+    }
+
+    private void error(Context ctx, int status, String code, String message) {
+        ctx.status(status);
+        render(ctx, "error.jte", new Views.ErrorPage(new Frame("Error " + status, "", null, false), status, code,
+                Visible.text(String.valueOf(message))));
+    }
+
+    /**
+     * The page's security headers: scripts only from this server (a stored string that escaped the templates could
+     * still not run), images also inline and from the web (transcripts link them), no framing, no referrer.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'"
+            + " 'unsafe-inline'; img-src 'self' data: https: http:; frame-ancestors 'none'; base-uri 'none';"
+            + " form-action 'self'";
+
+    private void render(Context ctx, String template, Object model) {
+        StringOutput out = new StringOutput();
+        templates.render(template, model, out);
+        ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("Referrer-Policy", "no-referrer");
+        ctx.contentType(HTML).result(out.toString());
+    }
+
+    private static Frame frame(Frame f, String title, String active) {
+        return new Frame(title, active, f.scopeNote(), f.loggedIn());
+    }
+
+    // ---- pages ----
+
+    /** {@code GET /}: the session list. */
+    public void list(Context ctx, Store store, Frame frame) {
+        Filters f = new Filters(param(ctx, "q"), param(ctx, "format"), param(ctx, "agent"), param(ctx, "since"),
+                param(ctx, "until"));
+        render(ctx, "list.jte", Pages.list(store, frame(frame, "Sessions", "sessions"), f, ctx.queryParam("cursor")));
+    }
+
+    /** {@code GET /s/{session}}: one window of a session, or of a leaf's conversation with {@code ?leaf=}. */
+    public void session(Context ctx, Store store, Frame frame) {
+        SessionId id = new SessionId(ctx.pathParam("session"));
+        String leaf = ctx.queryParam("leaf");
+        long after = number(ctx, "after");
+        render(ctx, "session.jte", Pages.session(store, frame(frame, "Session " + id.value(), "sessions"), id, after,
+                leaf == null || leaf.isBlank() ? null : new EntryId(leaf)));
+    }
+
+    /** {@code GET /s/{session}/e/{entry}}: an entry's permalink, answered with the window that starts at it. */
+    public void entry(Context ctx, Store store, Frame frame) {
+        SessionId id = new SessionId(ctx.pathParam("session"));
+        EntryId entry = new EntryId(ctx.pathParam("entry"));
+        Entry found = EntryTree.of(store.log().load(id, null)).find(entry).orElseThrow(() ->
+                new NotFoundException("no entry " + entry + " in session " + id));
+        ctx.redirect(Pages.sessionHref(id) + (found.seq() > 1 ? "?after=" + (found.seq() - 1) : "") + "#"
+                + Pages.domId(entry.value()));
+    }
+
+    /** {@code GET /s/{session}/tree}: the entry tree. */
+    public void tree(Context ctx, Store store, Frame frame) {
+        SessionId id = new SessionId(ctx.pathParam("session"));
+        render(ctx, "tree.jte", Pages.tree(store, frame(frame, "Tree of " + id.value(), "sessions"), id));
+    }
+
+    /** {@code GET /s/{session}/export/{format}}: the session in a transcript format, as a download. */
+    public void export(Context ctx, Store store, Frame frame) {
+        SessionId id = new SessionId(ctx.pathParam("session"));
+        Format format = Format.of(ctx.pathParam("format"));
+        String agent = ctx.queryParam("agent");
+        Exporter.Result result = new Exporter(store).export(id, format,
+                agent == null || agent.isBlank() ? null : new dev.parley.core.AgentId(agent), false);
+        String ext = format.lineBased() ? ".jsonl" : format == Format.AIDER ? ".md" : ".json";
+        ctx.header("Content-Disposition", "attachment; filename=\"" + id.value() + "." + format.cliName() + ext + "\"");
+        ctx.header("X-Content-Type-Options", "nosniff");
+        for (String note : result.notes()) {
+            ctx.header("Parley-Export-Note", Visible.line(note, 300).replaceAll("[^\\x20-\\x7e]", "?"));
+        }
+        ctx.contentType((format.lineBased() ? "application/x-ndjson" : format == Format.AIDER ? "text/markdown"
+                : "application/json") + "; charset=utf-8").result(result.text().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code GET /records}: the session-record catalog. */
+    public void records(Context ctx, Store store, Frame frame) {
+        RecordFilters f = new RecordFilters(choice(ctx, "pinned"), param(ctx, "workspace"), choice(ctx, "archived"));
+        render(ctx, "records.jte", Pages.records(store, frame(frame, "Session records", "records"), f,
+                ctx.queryParam("cursor")));
+    }
+
+    /** {@code GET /records/view?id=}: one session record. */
+    public void record(Context ctx, Store store, Frame frame) {
+        String id = ctx.queryParam("id");
+        if (id == null) {
+            throw new InvalidInputException("the query parameter 'id' is missing");
+        }
+        render(ctx, "record.jte", Pages.record(store, frame(frame, "Record", "records"), id));
+    }
+
+    /** {@code GET /login}: the login form (only when tokens are configured). */
+    public void loginForm(Context ctx) {
+        render(ctx, "login.jte", new Views.LoginPage(new Frame("Log in", "", null, false), next(ctx), null));
+    }
+
+    /** {@code POST /login}: checks the token, sets the cookie and goes on to {@code next}. */
+    public void login(Context ctx) {
+        String token = ctx.formParam("token");
+        if (open) {
+            ctx.redirect(next(ctx));
+            return;
+        }
+        if (token == null || tokens.apply(token.strip()).isEmpty()) {
+            ctx.status(401);
+            render(ctx, "login.jte", new Views.LoginPage(new Frame("Log in", "", null, false), next(ctx),
+                    "That token is not valid."));
+            return;
+        }
+        setCookie(ctx, token.strip());
+        ctx.redirect(next(ctx));
+    }
+
+    /** {@code POST /logout}: forgets the cookie. */
+    public void logout(Context ctx) {
+        ctx.removeCookie(COOKIE, "/");
+        ctx.redirect(open ? "/" : "/login");
+    }
+
+    private static String next(Context ctx) {
+        String next = ctx.formParam("next") != null ? ctx.formParam("next") : ctx.queryParam("next");
+        // only a local path: never an open redirect
+        return next != null && next.startsWith("/") && !next.startsWith("//") && !next.contains("\\") ? next : "/";
+    }
+
+    /**
+     * {@code GET /s/{session}/live?after=SEQ} (server-sent events): every entry appended after {@code after}, as an
+     * {@code entry} event whose data is the entry rendered as the timeline renders it, and whose id is its seq (a
+     * reconnecting client resumes with {@code Last-Event-ID}). Woken by appends through this server, and polls for
+     * appends by other processes.
+     */
+    public void live(SseClient client) {
+        Context ctx = client.ctx();
+        Store scoped = ctx.attribute("parley.browser.store");
+        if (scoped == null) {
+            client.close();
+            return;
+        }
+        SessionId id = new SessionId(ctx.pathParam("session"));
+        String last = ctx.header("Last-Event-ID");
+        long after;
+        try {
+            after = Long.parseLong(last != null && !last.isBlank() ? last.strip() : String.valueOf(number(ctx, "after")));
+        } catch (NumberFormatException e) {
+            client.close();
+            return;
+        }
+        client.keepAlive();
+        long quietSince = System.nanoTime();
+        try {
+            while (!client.terminated() && !signals.closed()) {
+                List<EntryView> views = Pages.entriesAfter(scoped, id, after, Pages.WINDOW);
+                for (EntryView v : views) {
+                    StringOutput out = new StringOutput();
+                    templates.render("entry.jte", v, out);
+                    client.sendEvent("entry", out.toString(), Long.toString(v.seq()));
+                    after = v.seq();
+                    quietSince = System.nanoTime();
+                }
+                if ((System.nanoTime() - quietSince) / 1_000_000 > 15_000) {
+                    client.sendComment("keep-alive");
+                    quietSince = System.nanoTime();
+                }
+                if (views.size() < Pages.WINDOW) {
+                    signals.await(scoped.scope(), id, pollMillis);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("the live stream of session {} ended: {}", id, e.toString());
+        } finally {
+            client.close();
+        }
+    }
+
+    /** Runs before the live stream: the same access as a page, but refusing with 401 instead of redirecting. */
+    public void liveAccess(Context ctx) {
+        if (open) {
+            ctx.attribute("parley.browser.store", store);
+            return;
+        }
+        String token = ctx.cookie(COOKIE);
+        String scope = token == null ? null : tokens.apply(token).orElse(null);
+        if (scope == null) {
+            throw new HttpResponseException(401, "log in first: the live stream needs the browser's token cookie",
+                    Map.of());
+        }
+        ctx.attribute("parley.browser.store", scope.equals(anyScope) || scope.equals(store.scope()) ? store
+                : views.computeIfAbsent(scope, store::withScope));
+    }
+
+    // ---- parameters ----
+
+    private static String param(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        return v == null ? "" : v.strip();
+    }
+
+    private static String choice(Context ctx, String name) {
+        String v = param(ctx, name);
+        if (!v.isEmpty() && !v.equals("yes") && !v.equals("no")) {
+            throw new InvalidInputException("the filter '" + name + "' is yes, no or empty, not " + v);
+        }
+        return v;
+    }
+
+    private static long number(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            return 0;
+        }
+        try {
+            long n = Long.parseLong(v.strip());
+            if (n < 0) {
+                throw new InvalidInputException("the query parameter '" + name + "' is a seq of 0 or more, not " + v);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("the query parameter '" + name + "' is not an integer: " + v, e);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.parley.server.browser;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The values the browser's templates render: already made visible ({@link Visible}) but not escaped (the templates
+ * escape). Immutable. Public only because the precompiled templates live in another package; not API.
+ */
+public final class Views {
+    private Views() {}
+
+    /** The frame every page shares. {@code scopeNote} is null when no token is in use. */
+    public record Frame(String title, String active, @Nullable String scopeNote, boolean loggedIn) {}
+
+    /** An agent as a chip: its name and its colour (0 to 7, one of the style sheet's eight). */
+    public record AgentChip(String name, int colour) {}
+
+    /** One row of the session list. */
+    public record SessionRow(String id, String href, String title, @Nullable String format, String updated,
+                             String created, List<AgentChip> agents, long messages, long entries, long tokens,
+                             @Nullable String cost) {
+        public SessionRow {
+            agents = List.copyOf(agents);
+        }
+    }
+
+    /** The list's filters as the form shows them (empty strings for unset). */
+    public record Filters(String q, String format, String agent, String since, String until) {
+        public boolean any() {
+            return !(q.isEmpty() && format.isEmpty() && agent.isEmpty() && since.isEmpty() && until.isEmpty());
+        }
+    }
+
+    /**
+     * The session list.
+     *
+     * @param next the href of the next page, or null on the last
+     * @param note what a bounded search looked at, or null
+     */
+    public record ListPage(Frame frame, Filters filters, List<String> formats, List<SessionRow> rows,
+                           @Nullable String next, @Nullable String first, @Nullable String note) {
+        public ListPage {
+            rows = List.copyOf(rows);
+            formats = List.copyOf(formats);
+        }
+    }
+
+    /**
+     * One block of an entry.
+     *
+     * @param kind {@code text}, {@code thinking}, {@code tool}, {@code result} (a result whose call is not on the
+     *     page), {@code paired} (a result shown with its call), {@code image}, {@code file}, {@code item} or
+     *     {@code note}
+     * @param title a short label (a tool's name, a note's kind)
+     * @param text the main text (a tool call's arguments, a thinking text)
+     * @param detail the second text (a tool call's result), or null
+     * @param src an image's URL ({@code data:} or http), or null
+     * @param error whether a tool result reported failure
+     * @param anchor the element id of the paired block, or null
+     */
+    public record Block(String kind, String title, String text, @Nullable String detail, @Nullable String src,
+                        boolean error, @Nullable String anchor) {}
+
+    /**
+     * One entry of the timeline.
+     *
+     * @param role {@code user}, {@code assistant}, {@code tool}, {@code system} or the entry kind for other entries
+     *     ({@code compaction}, {@code model_change}, {@code custom}…)
+     * @param usage the message's usage as one line, or null
+     */
+    public record EntryView(long seq, String id, String domId, String permalink, @Nullable String parentId,
+                            String agent, int colour, int lane, String role, String time, List<Block> blocks,
+                            @Nullable String usage, @Nullable String model, boolean dangling) {
+        public EntryView {
+            blocks = List.copyOf(blocks);
+        }
+    }
+
+    /** An agent's totals in the session header. */
+    public record AgentTotal(AgentChip agent, String usage, @Nullable String cost) {}
+
+    /** An export link. */
+    public record ExportLink(String name, String href) {}
+
+    /**
+     * The session view: one window of the timeline.
+     *
+     * @param leaf the entry whose conversation is shown, or null for the whole log
+     * @param next the href of the next window, or null at the end
+     * @param liveUrl the event stream to follow, or null when this is not the end of the log
+     */
+    public record SessionPage(Frame frame, String id, String title, @Nullable String origin, String created,
+                              String updated, long entryCount, long messageCount, List<AgentTotal> agents,
+                              String totalUsage, @Nullable String totalCost, List<EntryView> entries,
+                              @Nullable String leaf, @Nullable String first, @Nullable String next,
+                              @Nullable String liveUrl, List<ExportLink> exports, String treeHref, String href,
+                              String windowNote) {
+        public SessionPage {
+            agents = List.copyOf(agents);
+            entries = List.copyOf(entries);
+            exports = List.copyOf(exports);
+        }
+    }
+
+    /** One row of the tree: a run of entries with one child each, starting at {@code id}. */
+    public record TreeRow(int depth, String id, String permalink, String agent, int colour, String role,
+                          String preview, int run, boolean branchPoint, boolean leaf, boolean active,
+                          @Nullable String leafHref) {}
+
+    /** The tree page. */
+    public record TreePage(Frame frame, String id, String title, String href, List<TreeRow> rows, int leaves,
+                           @Nullable String activeLeafHref) {
+        public TreePage {
+            rows = List.copyOf(rows);
+        }
+    }
+
+    /** One row of the record catalog. */
+    public record RecordRow(String id, String href, String name, long revision, boolean pinned,
+                            @Nullable String workspace, boolean archived, String updated, @Nullable String lease) {}
+
+    /** The record filters. {@code pinned} and {@code archived} are {@code ""}, {@code "yes"} or {@code "no"}. */
+    public record RecordFilters(String pinned, String workspace, String archived) {}
+
+    /** The record catalog. */
+    public record RecordsPage(Frame frame, RecordFilters filters, List<RecordRow> rows, @Nullable String next,
+                              @Nullable String note, boolean supported) {
+        public RecordsPage {
+            rows = List.copyOf(rows);
+        }
+    }
+
+    /** A name and a value, for the record page's facts. */
+    public record Fact(String name, String value) {}
+
+    /** A turn of a record. */
+    public record TurnView(String id, String prompt, String outcome, String summary, long steps) {}
+
+    /** A queued prompt of a record. */
+    public record QueuedView(String id, String prompt, String created) {}
+
+    /** A conversation line of a record. */
+    public record LineView(String role, String text) {}
+
+    /** One session record. */
+    public record RecordPage(Frame frame, String id, String name, long revision, List<Fact> facts,
+                             @Nullable List<Fact> lease, List<TurnView> turns, List<QueuedView> queued,
+                             List<LineView> lines) {
+        public RecordPage {
+            facts = List.copyOf(facts);
+            lease = lease == null ? null : List.copyOf(lease);
+            turns = List.copyOf(turns);
+            queued = List.copyOf(queued);
+            lines = List.copyOf(lines);
+        }
+    }
+
+    /** The login form. */
+    public record LoginPage(Frame frame, String next, @Nullable String error) {}
+
+    /** An error page. */
+    public record ErrorPage(Frame frame, int status, String code, String message) {}
+}

@@ -1,0 +1,210 @@
+package dev.parley.server.browser;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.parley.core.IdGenerator;
+import dev.parley.core.SessionId;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
+import dev.parley.engine.LeaseOwner;
+import dev.parley.engine.SessionService;
+import dev.parley.server.ParleyServer;
+import dev.parley.server.ServerConfig;
+import dev.parley.server.Tokens;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The browser's pages over plain HTTP (no JavaScript): credentials from a cookie under the token's scope, export
+ * downloads, permalinks, windows, the records pages, and pages that answer errors as HTML. A real SQLite store and
+ * a real server on loopback.
+ */
+class BrowserHttpTest {
+    static final String ADMIN = "admin-token-0123456789";
+    static final String ALPHA = "alpha-token-0123456789";
+    static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path dir;
+    ParleyServer server;
+    Store store;
+
+    @BeforeEach
+    void seedTwoScopes() {
+        store = Stores.open("sqlite:" + dir.resolve("b.db"));
+        for (Store scoped : java.util.List.of(store, store.withScope("alpha"))) {
+            BrowserTest.seed(scoped);
+        }
+        store.withScope("alpha").catalog().orElseThrow().create(dev.parley.core.log.NewSession.of(
+                new SessionId("only-in-alpha")));
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+        store.close();
+    }
+
+    void serve(Tokens tokens) {
+        server = ParleyServer.start(store, ServerConfig.defaults().withPort(0).withTokens(tokens));
+    }
+
+    HttpResponse<String> get(String target, String cookie) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.uri() + target)).timeout(Duration.ofSeconds(10));
+        if (cookie != null) {
+            b.header("Cookie", Browser.COOKIE + "=" + cookie);
+        }
+        return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void withTokens_aPageNeedsTheCookie_theHandoffSetsItHttpOnly_andTheTokensScopeIsShown() throws Exception {
+        serve(Tokens.of(Map.of(ADMIN, "*", ALPHA, "alpha")));
+        HttpResponse<String> anonymous = get("/?q=x", null);
+        assertThat(anonymous.statusCode()).isEqualTo(302);
+        assertThat(anonymous.headers().firstValue("Location")).hasValue("/login?next=%2F%3Fq%3Dx");
+        assertThat(get("/login", null).body()).contains("type=\"password\"");
+
+        HttpResponse<String> handoff = get("/s/only-in-alpha?token=" + ALPHA, null);
+        assertThat(handoff.statusCode()).isEqualTo(302);
+        assertThat(handoff.headers().firstValue("Location")).hasValue("/s/only-in-alpha");
+        assertThat(handoff.headers().firstValue("Set-Cookie").orElseThrow())
+                .contains(Browser.COOKIE + "=" + ALPHA, "HttpOnly", "SameSite=Strict");
+
+        HttpResponse<String> alpha = get("/s/only-in-alpha", ALPHA);
+        assertThat(alpha.statusCode()).isEqualTo(200);
+        assertThat(alpha.headers().firstValue("Content-Security-Policy").orElseThrow()).contains("script-src 'self'");
+        assertThat(alpha.body()).contains("scope alpha");
+        // the administrative token sees the store's own scope, where that session does not exist
+        assertThat(get("/s/only-in-alpha", ADMIN).statusCode()).isEqualTo(404);
+        assertThat(get("/", "not-a-valid-token-at-all").statusCode()).isEqualTo(302);
+        assertThat(get("/?token=not-a-valid-token-at-all", null).statusCode()).isEqualTo(401);
+        // the JSON API keeps its bearer tokens: a cookie is not one
+        assertThat(get("/v1/log/sessions", ALPHA).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void login_redirectsOnlyToLocalPaths() throws Exception {
+        serve(Tokens.of(Map.of(ALPHA, "alpha")));
+        HttpRequest post = HttpRequest.newBuilder(URI.create(server.uri() + "/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("token=" + ALPHA + "&next=%2F%2Fevil.example%2F")).build();
+        HttpResponse<String> r = CLIENT.send(post, HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(302);
+        assertThat(r.headers().firstValue("Location")).hasValue("/");
+        HttpRequest bad = HttpRequest.newBuilder(URI.create(server.uri() + "/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("token=wrong-token-0123456789&next=%2F")).build();
+        assertThat(CLIENT.send(bad, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void export_downloadsEveryFormat_andPermalinksOpenTheEntrysWindow() throws Exception {
+        serve(Tokens.none());
+        HttpResponse<String> page = get("/s/multi-agent-0001", null);
+        for (dev.parley.formats.Format f : dev.parley.formats.Format.values()) {
+            String href = "/s/multi-agent-0001/export/" + f.cliName();
+            assertThat(page.body()).contains("href=\"" + href + "\"");
+            HttpResponse<String> r = get(href + "?agent=main", null);
+            assertThat(r.statusCode()).as(f.cliName()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Disposition").orElseThrow()).startsWith("attachment;");
+            assertThat(r.body()).as(f.cliName()).isNotBlank();
+        }
+        assertThat(get("/s/multi-agent-0001/export/parley", null).body()).contains("listing-output-7731");
+
+        HttpResponse<String> permalink = get("/s/multi-agent-0001/e/ar", null);
+        assertThat(permalink.statusCode()).isEqualTo(302);
+        String location = permalink.headers().firstValue("Location").orElseThrow();
+        assertThat(location).matches("/s/multi-agent-0001\\?after=\\d+#e-ar");
+        String window = get(location.substring(0, location.indexOf('#')), null).body();
+        assertThat(window).contains("id=\"e-ar\"").doesNotContain("id=\"e-u1\"").contains("« Start");
+        assertThat(get("/s/multi-agent-0001/e/nope", null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void session_ofMoreThanOneWindow_isPaged_andTheLastWindowIsLive() throws Exception {
+        SessionId big = new SessionId("big-0001");
+        for (int i = 0; i < Pages.WINDOW + 50; i += 50) {
+            var batch = new java.util.ArrayList<dev.parley.core.model.NewEntry>();
+            for (int j = i; j < i + 50; j++) {
+                batch.add(dev.parley.core.model.NewEntry.of(new dev.parley.core.EntryId("n" + j), j == 0 ? null
+                        : new dev.parley.core.EntryId("n" + (j - 1)), null, dev.parley.core.model.Message.user("m" + j)));
+            }
+            store.log().append(big, BrowserTest.MAIN, batch, dev.parley.core.model.Usage.ZERO);
+        }
+        serve(Tokens.none());
+        String first = get("/s/big-0001", null).body();
+        assertThat(count(first, "<article class=\"entry")).isEqualTo(Pages.WINDOW);
+        assertThat(first).doesNotContain("sse-connect");
+        String next = first.substring(first.indexOf("href=\"/s/big-0001?after=") + 6);
+        next = next.substring(0, next.indexOf('"'));
+        String second = get(next, null).body();
+        assertThat(count(second, "<article class=\"entry")).isEqualTo(50);
+        assertThat(second).contains("sse-connect=\"/s/big-0001/live?after=").contains("id=\"e-n249\"");
+    }
+
+    @Test
+    void records_listWithFilters_andARecordShowsRevisionTurnsQueuedPromptsAndLease() throws Exception {
+        SessionService service = new SessionService(store.sessions().orElseThrow(), store.archives().orElseThrow(),
+                Clock.systemUTC(), IdGenerator.uuidV7());
+        service.ensure("rec-<b>1</b>");
+        service.enqueuePrompt("rec-<b>1</b>", "queued <i>prompt</i>");
+        service.acquireLease("rec-<b>1</b>", new LeaseOwner("daemon", "host-1", "owner-7", "cli"));
+        service.ensure("rec-2");
+        serve(Tokens.none());
+        String list = get("/records", null).body();
+        assertThat(list).contains("rec-&lt;b&gt;1&lt;/b&gt;", "rec-2", "daemon owner-7");
+        assertThat(get("/records?pinned=yes", null).body()).contains("No records.");
+        assertThat(get("/records?archived=no", null).body()).contains("rec-2");
+        assertThat(get("/records?pinned=maybe", null).statusCode()).isEqualTo(400);
+        String record = get("/records/view?id=rec-%3Cb%3E1%3C%2Fb%3E", null).body();
+        assertThat(record).contains("revision", "queued &lt;i&gt;prompt&lt;/i&gt;", "owner-7", "fencing token")
+                .doesNotContain("<i>prompt");
+        assertThat(get("/records/view?id=none", null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void errors_areHtmlPages_andFiltersThatAreNotDatesAreRefusedByName() throws Exception {
+        serve(Tokens.none());
+        HttpResponse<String> missing = get("/s/no-such-session", null);
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(missing.body()).contains("NOT_FOUND", "no session no-such-session");
+        HttpResponse<String> bad = get("/?since=yesterday", null);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("since");
+        assertThat(get("/s/multi-agent-0001?after=-1", null).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void list_filtersBySourceFormatAndTime() throws Exception {
+        serve(Tokens.none());
+        assertThat(get("/?format=claude-code", null).body()).contains("No sessions.");
+        String natives = get("/?format=native", null).body();
+        assertThat(natives).contains("Multi-agent build");
+        assertThat(get("/?until=2000-01-01", null).body()).contains("No sessions.");
+        assertThat(get("/?since=2000-01-01", null).body()).contains("Multi-agent build");
+    }
+
+    static int count(String text, String what) {
+        int n = 0;
+        for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
