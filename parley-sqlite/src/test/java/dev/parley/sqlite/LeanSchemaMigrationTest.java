@@ -24,7 +24,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Schema v4 (the lean message log): a v3 file is migrated with every entry, seq and the seq counter kept. */
+/** Schema v4 (the lean message log): a v3 file is migrated with every entry, seq and the seq counter kept, and the indexes an append needs stay. */
 class LeanSchemaMigrationTest {
     static final AgentId AGENT = new AgentId("main");
     static final Instant T = Instant.parse("2026-03-04T05:06:07.089Z");
@@ -90,7 +90,7 @@ class LeanSchemaMigrationTest {
                     indexes.add(rs.getString(1));
                 }
             }
-            assertThat(indexes).containsExactly("parley_log_entries_by_session");
+            assertThat(indexes).containsExactlyInAnyOrder("parley_log_entries_by_session", "parley_log_entries_by_agent");
             List<String> references = new ArrayList<>();
             try (ResultSet rs = st.executeQuery("PRAGMA foreign_key_list(parley_log_entries)")) {
                 while (rs.next()) {
@@ -98,6 +98,30 @@ class LeanSchemaMigrationTest {
                 }
             }
             assertThat(references).containsOnly("parley_log_sessions");
+        }
+    }
+
+    @Test
+    void agentsNewestEntry_isFoundThroughTheAgentIndex_notByWalkingTheSession() throws Exception {
+        // The check of appendIfLast reads the agent's newest entry under the write lock. Without the agent index
+        // SQLite walks the session's rows newest first until one of that agent's: an orchestrator appending after its
+        // workers' 100,000 entries would pay for all of them on every append.
+        Path file = dir.resolve("fresh.db");
+        try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
+            store.log().append(new SessionId("s"), AGENT, List.of(NewEntry.of(new EntryId("a"), null, T,
+                    Message.user("hello"))));
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("EXPLAIN QUERY PLAN SELECT entry_id FROM parley_log_entries"
+                     + " WHERE scope_id = 'default' AND session_id = 's' AND agent_id = 'main'"
+                     + " ORDER BY seq DESC LIMIT 1")) {
+            List<String> plan = new ArrayList<>();
+            while (rs.next()) {
+                plan.add(rs.getString("detail"));
+            }
+            assertThat(plan).containsExactly(
+                    "SEARCH parley_log_entries USING INDEX parley_log_entries_by_agent"
+                            + " (scope_id=? AND session_id=? AND agent_id=?)");
         }
     }
 }

@@ -1,11 +1,12 @@
 package dev.parley.jdbc.internal;
 
+import dev.parley.core.ParleyException;
 import dev.parley.core.UnavailableException;
 import dev.parley.jdbc.SqlDialect;
-import dev.parley.core.ParleyException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
+import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,21 +83,42 @@ public final class Database {
     private <T> T transaction(Work<T> work) throws SQLException {
         return dialect.withConnection(c -> {
             c.setAutoCommit(false); // SQLite: BEGIN IMMEDIATE, the database's write lock
+            T result;
             try {
-                T result = work.run(c);
-                c.commit();
-                return result;
+                result = work.run(c);
             } catch (SQLException | RuntimeException | Error e) {
                 try {
                     c.rollback();
                 } catch (SQLException rollback) {
                     e.addSuppressed(rollback);
                 }
+                try {
+                    c.setAutoCommit(true);
+                } catch (SQLException reset) {
+                    e.addSuppressed(reset);
+                }
                 throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
+            // The commit is leaving manual-commit mode (JDBC commits the open transaction), not Connection.commit():
+            // sqlite-jdbc's commit() begins the next transaction at once, and with BEGIN IMMEDIATE that waits for the
+            // write lock, so a lock held by another process would fail a commit that is already durable.
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException e) {
+                abandon(c, e); // the commit failed: nothing of the transaction may stay open on a pooled connection
+                throw e;
+            }
+            return result;
         });
+    }
+
+    /** Ends whatever is left of a transaction whose commit failed; what this fails with is added to {@code cause}. */
+    private static void abandon(Connection c, SQLException cause) {
+        try (Statement st = c.createStatement()) {
+            st.execute("ROLLBACK");
+        } catch (SQLException noTransaction) {
+            cause.addSuppressed(noTransaction); // usually: no transaction is active any more
+        }
     }
 
     /**
@@ -134,6 +156,9 @@ public final class Database {
             }
         }
         if (units != null) {
+            // A leader's own interrupt must not fail the other callers' writes: it is set aside while the group runs
+            // and restored for this caller afterwards.
+            interrupted |= Thread.interrupted();
             try {
                 runGroup(units);
             } finally {
@@ -204,10 +229,13 @@ public final class Database {
         try {
             u.value = u.work.run(c);
             c.releaseSavepoint(savepoint);
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
             c.rollback(savepoint); // if this fails, the whole group fails
             c.releaseSavepoint(savepoint);
-            u.failure = e instanceof SQLException s ? dialect.map(s, u.doing) : (RuntimeException) e;
+            // One unit's failure, an encoding that ran out of memory included, is its own: the others still commit.
+            u.failure = e instanceof SQLException s ? dialect.map(s, u.doing)
+                    : e instanceof RuntimeException r ? r
+                    : new UnavailableException("could not " + u.doing + " in " + dialect.where() + ": " + e, e);
         }
     }
 

@@ -47,8 +47,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every write is one transaction that first creates (if needed) and locks the session's catalog row, so writes
  * to a session are serialized across connections and processes and {@code seq} order is commit order within a
- * session. An append then looks up, in one query, the stored entries its ids and parents name, plans the batch with
- * {@link AppendCheck} (recognising a retry, refusing a conflicting id), inserts what is new, adds the usage and
+ * session. An append then looks up the stored entries its ids and parents name (by the unique key: one id at a time
+ * for a few, in one query for more), plans the batch with {@link AppendCheck} (recognising a retry, refusing a conflicting id), inserts what is new, adds the usage and
  * updates the counts — all or nothing. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
  * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
  *
@@ -165,7 +165,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return plan.result(written);
     }
 
-    /** The stored entries of the session whose ids the batch names (as entries or parents), in one query. */
+    /** The stored entries of the session whose ids the batch names (as entries or parents): by the unique key one at a time for a few ids, in one query for more. */
     private Map<EntryId, Entry> stored(Connection c, SessionId session, List<NewEntry> batch) throws SQLException {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
         Map<EntryId, Entry> found = new HashMap<>();

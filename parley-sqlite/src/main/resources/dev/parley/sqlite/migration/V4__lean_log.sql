@@ -1,7 +1,8 @@
 -- Parley on SQLite, schema version 4: a leaner message log. An append writes every page it touches to the WAL, so
 -- each index it maintains costs a page per append; v4 keeps only what a query needs:
--- * parley_log_entries_by_agent is dropped: an agent's entries are read through the session's index (load(session,
---   agent), lastEntry), which visits the session's rows in seq order;
+-- * parley_log_entries_by_agent stays: an append's check of the agent's newest entry (appendIfLast, lastEntry) and
+--   the agents of a session (loadAgentUsage) read it; without it they walk the session's rows, and an append after
+--   many other agents' entries would cost the session's length, not a constant;
 -- * parley_log_entries_by_parent is dropped with the foreign key it served (a parent must be an entry of the same
 --   session). Appends check parents before writing (dev.parley.core.log.AppendCheck), and truncation removes a
 --   session's tail, so a child never outlives its parent. SQLite cannot drop a constraint: the table is rebuilt,
@@ -35,3 +36,4 @@ DROP TABLE parley_log_entries;
 ALTER TABLE parley_log_entries_v4 RENAME TO parley_log_entries;
 
 CREATE INDEX parley_log_entries_by_session ON parley_log_entries (scope_id, session_id, seq);
+CREATE INDEX parley_log_entries_by_agent ON parley_log_entries (scope_id, session_id, agent_id, seq);
