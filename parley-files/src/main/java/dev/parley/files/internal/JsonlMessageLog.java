@@ -110,6 +110,15 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     static final int MAX_OPEN_FILES = 256;
     /** The most bytes one group commit writes; a single larger batch is written alone. */
     static final int MAX_GROUP_BYTES = 8 << 20;
+    /** {@link #MAX_GROUP_BYTES}, lowered in tests. */
+    static volatile long maxGroupBytes = MAX_GROUP_BYTES;
+    /** The most bytes one append may write; a larger one fails alone. Lowered in tests. */
+    static volatile long maxWriteBytes = Integer.MAX_VALUE - 16;
+    /**
+     * For tests: the session files whose group write is to fail at the {@code fdatasync}, as a failing disk fails it
+     * ({@code null}: none).
+     */
+    static volatile java.util.function.@Nullable Predicate<Path> failSyncOf;
 
     private final Path dir;
     private final StoreOptions options;
@@ -200,6 +209,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         final List<byte[]> lines = new ArrayList<>();
         final List<Entry> written = new ArrayList<>();
         long bytes;
+        /** Judged against entries of its group that were not yet stored: void if the group's write fails. */
+        boolean dependent;
+        /** Left out of its group (which was full): still queued for the next group. */
+        boolean deferred;
 
         Pending(AgentId agent, List<NewEntry> entries, Usage usage, boolean conditional, @Nullable EntryId expectedLast,
                 Condition turn) {
@@ -258,16 +271,15 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             if (me.done) {
                 return me.answer();
             }
-            long bytes = 0;
-            for (Pending p : queue.waiting) {
-                group.add(p);
-                bytes += estimate(p);
-                if (bytes >= MAX_GROUP_BYTES) {
-                    break;
-                }
-            }
+            group.addAll(queue.waiting); // capped by the lines' actual size once encoded; the rest stays queued
         } finally {
             queue.lock.unlock();
+        }
+        // The group is everyone's: this thread's interrupt (kept by the uninterruptible wait) must not fail the others'
+        // appends, nor close the shared descriptor mid-write. It is restored once the group is answered.
+        boolean interrupted = Thread.interrupted();
+        for (Pending p : group) {
+            p.deferred = false; // a member left out of an earlier group is this group's now
         }
         RuntimeException failure = null;
         try {
@@ -280,7 +292,10 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         queue.lock.lock();
         try {
             for (Pending p : group) {
-                queue.waiting.pollFirst();
+                if (p.deferred) {
+                    continue; // left out of this group: it stays queued for the next
+                }
+                queue.waiting.remove(p);
                 if (p.result == null && p.error == null) {
                     p.error = failure != null ? failure
                             : new IllegalStateException("an append of a group was left unanswered");
@@ -298,21 +313,22 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             }
         } finally {
             queue.lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
         return me.answer();
-    }
-
-    /** A rough size of an append's lines, to bound a group (the exact size is known once it is encoded). */
-    private static long estimate(Pending p) {
-        return 256L * (p.entries.size() + 1);
     }
 
     /**
      * Writes one group under the file's exclusive lock: each append is checked and encoded in turn (one that fails its
      * checks is answered with its error and writes nothing; the others go on), then every line of those that passed
-     * is written in one write at the committed end and made durable by one {@code fdatasync}; the index learns the
-     * new lines from what was written, without reading them back. If the write or the sync fails, the file is cut
-     * back to where it ended (so no batch of a failed group can surface later) and the index is dropped.
+     * is written at the committed end by gathering writes of the lines themselves and made durable by one
+     * {@code fdatasync}; the index learns the new lines from what was written, without reading them back. The group
+     * holds appends up to {@link #maxGroupBytes} of encoded lines (a single larger one alone); those that do not fit
+     * are marked deferred and stay queued. If the write or the sync fails, the file is cut back to where it ended (so
+     * no batch of a failed group can surface later), the index is dropped, and every append whose outcome was judged
+     * against the group's entries, as well as every one written, fails with it.
      */
     private void writeGroup(SessionId session, List<Pending> group) {
         write(session, Mode.APPEND, null, (channel, index, op) -> {
@@ -320,64 +336,105 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             Map<AgentId, Entry> lastInGroup = new HashMap<>();
             List<Pending> toWrite = new ArrayList<>(group.size());
             long seq = index.highWater;
+            long groupBytes = 0;
+            boolean full = false;
             for (Pending p : group) {
                 p.plan = null;
                 p.lines.clear();
                 p.written.clear();
                 p.bytes = 0;
-                try {
-                    AppendCheck.Plan plan = AppendCheck.plan(session, p.agent, p.entries,
-                            stored(session, channel, index, inGroup, AppendCheck.idsToLookUp(p.entries)));
-                    if (plan.nothingToWrite() && !p.entries.isEmpty()) {
-                        p.result = plan.result(List.of()); // a retry: every entry is stored, and so was its usage
-                        continue;
-                    }
-                    if (p.conditional) {
-                        // Under the file's exclusive lock, with the index up to date and the group's earlier appends
-                        // counted: nobody appends in between.
-                        Entry last = lastInGroup.containsKey(p.agent) ? lastInGroup.get(p.agent)
-                                : index.lastByAgent.get(p.agent);
-                        AppendCheck.requireLast(session, p.agent, p.expectedLast, last == null ? null : last.id());
-                    }
-                    boolean withUsage = !p.usage.equals(Usage.ZERO);
-                    long next = seq;
-                    List<NewEntry> news = plan.toWrite();
-                    for (int i = 0; i < news.size(); i++) {
-                        NewEntry e = news.get(i);
-                        Entry entry = new Entry(++next, e.id(), e.parentId(), p.agent, e.timestamp(), e.payload(),
-                                e.source());
-                        byte[] line = SessionFile.entryLine(entry, withUsage || i < news.size() - 1);
-                        p.lines.add(line);
-                        p.bytes += line.length;
-                        p.written.add(entry);
-                    }
-                    if (withUsage) {
-                        byte[] line = SessionFile.usageLine(p.agent, p.usage);
-                        p.lines.add(line);
-                        p.bytes += line.length;
-                    }
-                    p.plan = plan;
-                    if (p.lines.isEmpty()) {
-                        p.result = plan.result(List.of()); // nothing at all to write: an empty batch without usage
-                        continue;
-                    }
-                    seq = next;
-                    for (Entry e : p.written) {
-                        inGroup.put(e.id(), e);
-                        lastInGroup.put(p.agent, e);
-                    }
-                    toWrite.add(p);
-                } catch (RuntimeException e) {
-                    p.error = e;
-                    p.lines.clear();
-                    p.written.clear();
-                }
+                p.result = null;
+                p.error = null;
+                p.dependent = false;
+                p.deferred = false;
             }
-            if (!toWrite.isEmpty()) {
-                appendGroup(session, channel, index, toWrite, op);
-                for (Pending p : toWrite) {
-                    p.result = Objects.requireNonNull(p.plan).result(List.copyOf(p.written));
+            try {
+                for (Pending p : group) {
+                    if (full) {
+                        p.deferred = true;
+                        continue;
+                    }
+                    p.dependent = !inGroup.isEmpty();
+                    try {
+                        AppendCheck.Plan plan = AppendCheck.plan(session, p.agent, p.entries,
+                                stored(session, channel, index, inGroup, AppendCheck.idsToLookUp(p.entries)));
+                        if (plan.nothingToWrite() && !p.entries.isEmpty()) {
+                            // A retry: every entry is stored, and so was its usage.
+                            p.result = plan.result(List.of());
+                            continue;
+                        }
+                        if (p.conditional) {
+                            // Under the file's exclusive lock, with the index up to date and the group's earlier
+                            // appends counted: nobody appends in between.
+                            Entry last = lastInGroup.containsKey(p.agent) ? lastInGroup.get(p.agent)
+                                    : index.lastByAgent.get(p.agent);
+                            AppendCheck.requireLast(session, p.agent, p.expectedLast, last == null ? null : last.id());
+                        }
+                        boolean withUsage = !p.usage.equals(Usage.ZERO);
+                        long next = seq;
+                        List<NewEntry> news = plan.toWrite();
+                        for (int i = 0; i < news.size(); i++) {
+                            NewEntry e = news.get(i);
+                            Entry entry = new Entry(++next, e.id(), e.parentId(), p.agent, e.timestamp(), e.payload(),
+                                    e.source());
+                            byte[] line = SessionFile.entryLine(entry, withUsage || i < news.size() - 1);
+                            p.lines.add(line);
+                            p.bytes += line.length;
+                            p.written.add(entry);
+                        }
+                        if (withUsage) {
+                            byte[] line = SessionFile.usageLine(p.agent, p.usage);
+                            p.lines.add(line);
+                            p.bytes += line.length;
+                        }
+                        if (p.bytes > maxWriteBytes) {
+                            throw new InvalidInputException("an append of " + p.bytes
+                                    + " bytes is too large for one write");
+                        }
+                        if (!toWrite.isEmpty() && groupBytes + p.bytes > maxGroupBytes) {
+                            // The group is full: this append and those behind it wait for the next group.
+                            p.lines.clear();
+                            p.written.clear();
+                            p.deferred = true;
+                            full = true;
+                            continue;
+                        }
+                        p.plan = plan;
+                        if (p.lines.isEmpty()) {
+                            // Nothing at all to write: an empty batch without usage.
+                            p.result = plan.result(List.of());
+                            continue;
+                        }
+                        seq = next;
+                        groupBytes += p.bytes;
+                        for (Entry e : p.written) {
+                            inGroup.put(e.id(), e);
+                            lastInGroup.put(p.agent, e);
+                        }
+                        toWrite.add(p);
+                    } catch (RuntimeException e) {
+                        p.error = e;
+                        p.lines.clear();
+                        p.written.clear();
+                    }
                 }
+                if (!toWrite.isEmpty()) {
+                    appendGroup(session, channel, index, toWrite, op);
+                    for (Pending p : toWrite) {
+                        p.result = Objects.requireNonNull(p.plan).result(List.copyOf(p.written));
+                    }
+                }
+            } catch (IOException | RuntimeException | Error e) {
+                // Nothing of the group is stored: an outcome judged against its entries (a retry recognised, a
+                // conflict, a moved last entry) is void, and every such append fails with the group. (A real retry
+                // failing is harmless: retrying it again is idempotent.)
+                for (Pending p : group) {
+                    if (!p.deferred && (p.dependent || toWrite.contains(p))) {
+                        p.result = null;
+                        p.error = null;
+                    }
+                }
+                throw e;
             }
             return null;
         });
@@ -388,26 +445,28 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             throws IOException {
         long base = index.committedEnd;
         boolean newlineFirst = index.unterminated; // a last record whose newline was removed: end it first
-        long total = newlineFirst ? 1 : 0;
+        int count = newlineFirst ? 1 : 0;
         for (Pending p : group) {
-            total += p.bytes;
+            count += p.lines.size();
         }
-        if (total > Integer.MAX_VALUE - 16) {
-            throw new InvalidInputException("an append of " + total + " bytes is too large for one write");
-        }
-        ByteBuffer buffer = ByteBuffer.allocate((int) total);
+        // A gathering write of the lines themselves: no combined copy.
+        ByteBuffer[] buffers = new ByteBuffer[count];
+        int k0 = 0;
         if (newlineFirst) {
-            buffer.put((byte) '\n');
+            buffers[k0++] = ByteBuffer.wrap(new byte[] {'\n'});
         }
         for (Pending p : group) {
             for (byte[] line : p.lines) {
-                buffer.put(line);
+                buffers[k0++] = ByteBuffer.wrap(line);
             }
         }
-        buffer.flip();
         op.changed = true;
         try {
-            writeFully(channel, buffer, base);
+            writeFully(channel, buffers, base);
+            java.util.function.Predicate<Path> failSync = failSyncOf;
+            if (failSync != null && failSync.test(fileOf(session))) {
+                throw new IOException("Input/output error (simulated fdatasync failure of " + fileOf(session) + ")");
+            }
             channel.force(false);
         } catch (IOException | RuntimeException e) {
             // Reported as failed: cut the file back so that no line of this group surfaces later, and read it afresh.
@@ -932,7 +991,22 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             handle.lastUse = uses.incrementAndGet();
             T result = null;
             boolean current;
-            FileLock lock = FileLocks.acquire(file, handle.channel, shared);
+            FileLock lock;
+            try {
+                lock = FileLocks.acquire(file, handle.channel, shared);
+            } catch (IOException | RuntimeException e) {
+                if (opened && handles.get(session) != handle) {
+                    // Opened for this call alone (a released store) and never to be used again: close it now, under
+                    // the in-JVM lock, rather than leave it to a cleaner that may close it while another descriptor
+                    // of this process holds the file's lock (which the close would drop).
+                    try {
+                        handle.channel.close();
+                    } catch (IOException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+                throw e;
+            }
             try {
                 BasicFileAttributes attributes;
                 try {
@@ -1108,6 +1182,19 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         writeFully(channel, ByteBuffer.wrap(bytes), index.committedEnd);
         channel.force(false);
         refresh(session, channel, channel.size());
+    }
+
+    /** Writes every buffer whole from {@code position}, by gathering writes (under the file's exclusive lock). */
+    private static void writeFully(FileChannel channel, ByteBuffer[] buffers, long position) throws IOException {
+        channel.position(position);
+        int from = 0;
+        while (from < buffers.length) {
+            if (!buffers[from].hasRemaining()) {
+                from++;
+                continue;
+            }
+            channel.write(buffers, from, buffers.length - from);
+        }
     }
 
     private static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {

@@ -339,4 +339,166 @@ class JsonlMessageLogFaultsTest {
         }
         assertThat(log(SessionFile.CHUNK_BYTES).loadUsage(S, new AgentId("agent-3"))).isEqualTo(Usage.of(20, 0));
     }
+
+    // ---- group commit: a group's failure, interrupts, sizes ----
+
+    /** An append run on its own thread; its outcome (an AppendResult or the exception) and its interrupt flag after. */
+    static final class Caller {
+        final Thread thread;
+        final java.util.concurrent.atomic.AtomicReference<Object> outcome =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        volatile boolean interruptedAfter;
+
+        Caller(JsonlMessageLog log, AgentId agent, List<NewEntry> batch) {
+            thread = new Thread(() -> {
+                try {
+                    outcome.set(log.append(S, agent, batch, Usage.ZERO));
+                } catch (RuntimeException e) {
+                    outcome.set(e);
+                }
+                interruptedAfter = Thread.currentThread().isInterrupted();
+            });
+        }
+    }
+
+    /**
+     * Queues appends to {@link #S} in order as one group: a first "blocker" append leads alone and is held at the
+     * file's in-JVM lock while the others queue behind it; once released, the first of {@code callers} leads the rest.
+     * {@code beforeRelease} runs with all of them queued.
+     */
+    static void runAsOneGroup(JsonlMessageLog log, List<Caller> callers, Runnable beforeRelease) throws Exception {
+        java.util.concurrent.locks.ReentrantLock held = FileLocks.lockInJvm(log.fileOf(S));
+        Caller blocker = new Caller(log, new AgentId("blocker"), List.of(entry("blocker-1", null, "b")));
+        try {
+            blocker.thread.start();
+            while (!held.hasQueuedThread(blocker.thread)) {
+                Thread.sleep(1);
+            }
+            for (Caller c : callers) {
+                c.thread.start();
+                while (c.thread.getState() != Thread.State.WAITING) {
+                    assertThat(c.thread.isAlive()).as("a caller queued behind the blocker").isTrue();
+                    Thread.sleep(1);
+                }
+            }
+            beforeRelease.run();
+        } finally {
+            held.unlock();
+        }
+        blocker.thread.join();
+        for (Caller c : callers) {
+            c.thread.join();
+        }
+    }
+
+    /**
+     * Review of the group commit, fault 1: a batch and an identical retry of it in one group; the retry was judged
+     * against the group's own unwritten entries and acknowledged before anything was written, then the group's
+     * fdatasync failed and the file was cut back, yet the retry still returned success for an entry not on disk.
+     */
+    @Test
+    void groupCommit_retryJudgedAgainstTheGroupWhoseSyncFails_isNotAcknowledged() throws Exception {
+        JsonlMessageLog log = log(SessionFile.CHUNK_BYTES);
+        log.append(S, A, List.of(entry("x0", null, "zero")));
+        List<NewEntry> batch = List.of(entry("x", "x0", "one"));
+        Caller first = new Caller(log, A, batch);
+        Caller retry = new Caller(log, A, batch);
+        JsonlMessageLog.failSyncOf = file -> true;
+        try {
+            runAsOneGroup(log, List.of(first, retry), () -> {});
+        } finally {
+            JsonlMessageLog.failSyncOf = null;
+        }
+
+        assertThat(first.outcome.get()).isInstanceOf(UnavailableException.class);
+        assertThat(retry.outcome.get()).as("the retry's outcome").isInstanceOf(UnavailableException.class);
+        assertThat(ids(log(SessionFile.CHUNK_BYTES).load(S, null))).containsExactly("x0");
+        assertThat(ids(log.load(S, null))).containsExactly("x0");
+    }
+
+    /**
+     * Review of the group commit, fault 2: an interrupted follower that became leader failed the whole group on its
+     * own interrupt (the in-JVM lock's wait, or a channel closed by the interrupt). The other caller's batch must be
+     * stored and acknowledged, each caller's outcome must match the file, and the interrupt is kept for its thread.
+     */
+    @Test
+    void groupCommit_ledByAnInterruptedThread_storesAndAcknowledgesTheOthersBatch() throws Exception {
+        JsonlMessageLog log = log(SessionFile.CHUNK_BYTES);
+        log.append(S, A, List.of(entry("x0", null, "zero")));
+        Caller interrupted = new Caller(log, new AgentId("interrupted"), List.of(entry("i1", null, "one")));
+        Caller other = new Caller(log, new AgentId("other"), List.of(entry("o1", null, "one")));
+        runAsOneGroup(log, List.of(interrupted, other), interrupted.thread::interrupt);
+
+        assertThat(other.outcome.get()).as("the other caller's outcome").isInstanceOf(AppendResult.class);
+        List<String> stored = ids(log(SessionFile.CHUNK_BYTES).load(S, null));
+        assertThat(stored).contains("o1");
+        if (interrupted.outcome.get() instanceof AppendResult) {
+            assertThat(stored).contains("i1");
+        } else {
+            assertThat(stored).doesNotContain("i1");
+        }
+        assertThat(interrupted.interruptedAfter).as("the interrupt is kept").isTrue();
+        assertThat(ids(log.load(S, null))).isEqualTo(stored);
+    }
+
+    /**
+     * Runs, as one group, three appends to a session holding "x0": "s1", then "big" of {@code bigChars} characters,
+     * then "s2", with {@code knob} set to {@code value} meanwhile; returns their outcomes in that order.
+     */
+    static List<Object> smallBigSmall(JsonlMessageLog log, int bigChars, java.util.function.LongUnaryOperator knob,
+                                      long value) throws Exception {
+        log.append(S, A, List.of(entry("x0", null, "zero")));
+        List<Caller> callers = List.of(new Caller(log, new AgentId("small-1"), List.of(entry("s1", null, "one"))),
+                new Caller(log, new AgentId("big"), List.of(entry("big", null, "x".repeat(bigChars)))),
+                new Caller(log, new AgentId("small-2"), List.of(entry("s2", null, "two"))));
+        long before = knob.applyAsLong(value);
+        try {
+            runAsOneGroup(log, callers, () -> {});
+        } finally {
+            knob.applyAsLong(before);
+        }
+        return callers.stream().map(c -> c.outcome.get()).toList();
+    }
+
+    /**
+     * Review of the group commit, fault 3: a group whose lines together were too large for one write failed every
+     * member with InvalidInputException. A batch too large fails alone; the small batches queued with it are stored.
+     */
+    @Test
+    void groupCommit_withABatchTooLargeToWrite_failsOnlyThatBatch() throws Exception {
+        JsonlMessageLog log = log(SessionFile.CHUNK_BYTES);
+
+        List<Object> outcomes = smallBigSmall(log, 8000, limit -> {
+            long before = JsonlMessageLog.maxWriteBytes;
+            JsonlMessageLog.maxWriteBytes = limit;
+            return before;
+        }, 4096);
+
+        assertThat(outcomes.get(0)).isInstanceOf(AppendResult.class);
+        assertThat(outcomes.get(1)).isInstanceOf(InvalidInputException.class);
+        assertThat(outcomes.get(2)).isInstanceOf(AppendResult.class);
+        assertThat(ids(log(SessionFile.CHUNK_BYTES).load(S, null))).containsExactlyInAnyOrder("x0", "blocker-1", "s1",
+                "s2");
+    }
+
+    /**
+     * Review of the group commit, fault 3: a group is capped by its members' encoded bytes (it was capped by a guess of
+     * 256 bytes an entry). A batch that does not fit waits for the next group, a batch over the cap is written alone,
+     * and every batch is stored and acknowledged.
+     */
+    @Test
+    void groupCommit_overTheCapByEncodedBytes_leavesTheRestQueuedForTheNextGroup() throws Exception {
+        JsonlMessageLog log = log(SessionFile.CHUNK_BYTES);
+
+        List<Object> outcomes = smallBigSmall(log, 5000, cap -> {
+            long before = JsonlMessageLog.maxGroupBytes;
+            JsonlMessageLog.maxGroupBytes = cap;
+            return before;
+        }, 2000);
+
+        assertThat(outcomes).allSatisfy(o -> assertThat(o).isInstanceOf(AppendResult.class));
+        assertThat(ids(log(SessionFile.CHUNK_BYTES).load(S, null))).containsExactly("x0", "blocker-1", "s1", "big",
+                "s2");
+        assertThat(ids(log.load(S, null))).containsExactly("x0", "blocker-1", "s1", "big", "s2");
+    }
 }
