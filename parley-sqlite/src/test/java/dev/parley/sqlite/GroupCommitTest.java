@@ -165,6 +165,42 @@ class GroupCommitTest {
     }
 
     @Test
+    void writeInGroup_moreWaitingThanOneGroupHolds_areCommittedInGroupsOfAtMostTheCap() throws Exception {
+        // A group used to take every waiting unit: one failed commit failed them all, and on PostgreSQL a group of
+        // more than 64 savepoints overflows a backend's subtransaction cache. A commit that fails shows the group's
+        // size: exactly the units of the group holding the breaking unit fail.
+        int appends = Database.MAX_GROUP_UNITS + 8;
+        List<java.util.concurrent.Callable<?>> calls = new ArrayList<>();
+        calls.add(() -> db.writeInGroup("break the commit", "z", c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("PRAGMA defer_foreign_keys = ON");
+                st.execute("INSERT INTO parley_log_usage (scope_id, session_id, agent_id)"
+                        + " VALUES ('default', 'no-such-session', 'main')");
+            }
+            return null;
+        }));
+        for (int i = 0; i < appends; i++) {
+            SessionId session = new SessionId("cap-" + i);
+            calls.add(() -> log.append(session, AGENT, List.of(entry(session.value(), null, "one"))));
+        }
+
+        List<Future<?>> f = asOneGroup(calls);
+
+        int failed = 0;
+        for (int i = 0; i < f.size(); i++) {
+            Throwable failure = failureOf(f.get(i));
+            if (failure != null) {
+                assertThat(failure).isInstanceOf(UnavailableException.class);
+                failed++;
+            } else if (i > 0) {
+                assertThat(ids(new SessionId("cap-" + (i - 1)))).hasSize(1);
+            }
+        }
+        // The breaking unit's group is either the first (the cap) or the second (the rest).
+        assertThat(failed).isIn(Database.MAX_GROUP_UNITS, calls.size() - Database.MAX_GROUP_UNITS);
+    }
+
+    @Test
     void append_sixteenWritersOnSixteenSessions_storeEveryBatchOnceInOrder() throws Exception {
         int writers = 16;
         int appends = 40;

@@ -19,10 +19,10 @@ import java.util.Objects;
  * scope views; closed once, with the root store. Thread-safe.
  *
  * <p><b>Group commit</b> ({@link #writeInGroup}): units of work that arrive while a group is being committed wait,
- * and the first of them to wake up runs all that are waiting — in one transaction, each in its own savepoint — and
- * commits them together (one fsync on SQLite, one WAL flush on PostgreSQL). A lone unit runs at once: there is no
- * delay. A unit that fails is rolled back to its savepoint and fails alone; a commit that fails fails every unit
- * that was to be committed by it, and none of them is stored. Every caller returns only after the commit that holds
+ * and the first of them to wake up runs those waiting (up to {@value #MAX_GROUP_UNITS}) — in one transaction, each in
+ * its own savepoint — and commits them together (one fsync on SQLite, one WAL flush on PostgreSQL). A lone unit runs
+ * at once: there is no delay. A unit that fails is rolled back to its savepoint and fails alone; a commit that fails
+ * fails every unit that was to be committed by it, and none of them is stored. Every caller returns only after the commit that holds
  * its unit (or its failure).
  */
 public final class Database {
@@ -34,6 +34,12 @@ public final class Database {
 
     private final SqlDialect dialect;
     private volatile boolean closed;
+
+    /**
+     * The most units one group commits: more wait for the next group. It bounds what one failed commit fails, and on
+     * PostgreSQL it keeps a group's savepoints within the subtransactions a backend caches (64).
+     */
+    public static final int MAX_GROUP_UNITS = 32;
 
     /** Guards {@link #pending} and {@link #leading}; waiting units wait on it. */
     private final Object group = new Object();
@@ -149,8 +155,14 @@ public final class Database {
             }
             if (!unit.done) {
                 leading = true;
-                units = new ArrayList<>(pending);
-                pending.clear();
+                units = new ArrayList<>(Math.min(pending.size(), MAX_GROUP_UNITS) + 1);
+                while (!pending.isEmpty() && units.size() < MAX_GROUP_UNITS) {
+                    units.add(pending.poll()); // arrival order: the longest waiting go first
+                }
+                if (!units.contains(unit)) { // the leader's own unit is always in its group
+                    pending.remove(unit);
+                    units.add(unit);
+                }
             } else {
                 units = null;
             }
