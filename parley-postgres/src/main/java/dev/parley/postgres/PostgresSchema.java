@@ -3,15 +3,19 @@ package dev.parley.postgres;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.jdbc.internal.Migrations;
+import dev.parley.jdbc.internal.ScriptMigration;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * Parley's tables in a PostgreSQL database, versioned by the Flyway migrations under
- * {@code dev/parley/postgres/migration} and recorded in {@value #HISTORY_TABLE}. A host may let a store apply them on
+ * Parley's tables in a PostgreSQL database, versioned by Flyway migrations (SQL files under
+ * {@code dev/parley/postgres/migration} and the table scripts every database shares) and recorded in
+ * {@value #HISTORY_TABLE}. A host may let a store apply them on
  * start ({@link PostgresStore.Builder#migrate(boolean)}) or run {@link #migrate} itself, e.g. from a deployment job
  * with a more privileged role; either way a database whose schema is newer than the code is refused.
  *
@@ -22,7 +26,24 @@ public final class PostgresSchema {
     public static final int CURRENT_VERSION = 3;
     /** Flyway's history table for Parley's migrations. */
     public static final String HISTORY_TABLE = Migrations.HISTORY_TABLE;
+    private static final String HISTORY_EXISTS = "SELECT to_regclass('" + HISTORY_TABLE + "') IS NOT NULL";
     static final String LOCATION = "classpath:dev/parley/postgres/migration";
+    /**
+     * PostgreSQL's spelling of the shared table scripts: ids in {@code COLLATE "C"}, which makes their order byte
+     * order on every server locale; JSON as {@code json}, not {@code jsonb}, which would normalise the exact text away
+     * and refuses the escape of NUL. Text columns hold no NUL: Parley escapes it ({@link PgText}).
+     */
+    private static final Map<String, String> SPELLING = Map.of("text", "text", "id", "text COLLATE \"C\"", "time",
+            "timestamptz", "json", "json", "count", "bigint", "seq", "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+            "decimal", "numeric", "bool", "boolean");
+    /**
+     * v1 (the message log) and v2 (session records and archives) are the shared scripts, which until 0.1.0 were the
+     * files {@code V1__message_log.sql} and {@code V2__session_records.sql}; v3 is a SQL file at {@link #LOCATION}.
+     */
+    static final Migrations.Plan PLAN = new Migrations.Plan(LOCATION, List.of(
+            new ScriptMigration("1", "message log", SPELLING, "dev/parley/jdbc/schema/log-tables.sql"),
+            new ScriptMigration("2", "session records", SPELLING, "dev/parley/jdbc/schema/record-tables.sql")),
+            Map.of("1", -1_296_330_626, "2", 886_231_828), HISTORY_EXISTS);
 
     private PostgresSchema() {}
 
@@ -40,7 +61,7 @@ public final class PostgresSchema {
             return;
         }
         Migrations.refuseNewer(installed, CURRENT_VERSION, where);
-        Migrations.migrate(dataSource, LOCATION, true, where);
+        Migrations.migrate(dataSource, PLAN, true, where);
     }
 
     /**
@@ -68,7 +89,7 @@ public final class PostgresSchema {
 
     private static int installedVersion(DataSource dataSource, String where) {
         try (Connection c = dataSource.getConnection()) {
-            return Migrations.installedVersion(c, "SELECT to_regclass('" + HISTORY_TABLE + "') IS NOT NULL");
+            return Migrations.installedVersion(c, HISTORY_EXISTS);
         } catch (SQLException e) {
             throw PostgresErrors.map(e, where, "read the schema version");
         }

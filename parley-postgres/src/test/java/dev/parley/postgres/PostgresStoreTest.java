@@ -27,13 +27,13 @@ import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreUri;
 import dev.parley.core.store.Stores;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,11 +147,40 @@ class PostgresStoreTest {
     void currentVersion_isTheNewestMigrationFlywayFinds() {
         String fresh = TestDatabases.newEmbeddedDatabase();
         try (HikariDataSource ds = TestDatabases.pool(fresh)) {
-            MigrationInfo[] found = Flyway.configure().dataSource(ds).locations(PostgresSchema.LOCATION)
-                    .table(PostgresSchema.HISTORY_TABLE).load().info().all();
+            MigrationInfo[] found = PostgresSchema.PLAN.configure(ds).load().info().all();
             assertThat(found).isNotEmpty();
             assertThat(found[found.length - 1].getVersion().getVersion())
                     .isEqualTo(Integer.toString(PostgresSchema.CURRENT_VERSION));
+        }
+    }
+
+    /**
+     * A database migrated to v2 while v1 and v2 were still the SQL files {@code V1__message_log.sql} and
+     * {@code V2__session_records.sql} (its history says SQL, with those files' checksums) opens: the rows are
+     * restamped as the shared scripts' migrations, then v3 is applied.
+     */
+    @Test
+    void open_databaseMigratedByTheFormerSqlScripts_isRestampedAndMigrated() throws Exception {
+        String former = TestDatabases.newEmbeddedDatabase();
+        try (HikariDataSource ds = TestDatabases.pool(former)) {
+            PostgresSchema.PLAN.configure(ds).target("2").load().migrate();
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                st.execute("UPDATE parley_schema_history SET type = 'SQL', script = 'V1__message_log.sql',"
+                        + " checksum = -1296330626 WHERE version = '1'");
+                st.execute("UPDATE parley_schema_history SET type = 'SQL', script = 'V2__session_records.sql',"
+                        + " checksum = 886231828 WHERE version = '2'");
+            }
+            PostgresStore.builder(ds).build().close();
+            assertThat(PostgresSchema.installedVersion(ds)).isEqualTo(PostgresSchema.CURRENT_VERSION);
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT version, type FROM parley_schema_history"
+                         + " WHERE version IS NOT NULL ORDER BY installed_rank")) {
+                List<String> history = new java.util.ArrayList<>();
+                while (rs.next()) {
+                    history.add(rs.getString(1) + " " + rs.getString(2));
+                }
+                assertThat(history).containsExactly("1 JDBC", "2 JDBC", "3 SQL");
+            }
         }
     }
 

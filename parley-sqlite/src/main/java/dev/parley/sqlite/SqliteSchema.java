@@ -3,6 +3,7 @@ package dev.parley.sqlite;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.jdbc.internal.Migrations;
+import dev.parley.jdbc.internal.ScriptMigration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -13,11 +14,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The database schema, versioned by Flyway migrations under {@code dev/parley/sqlite/migration}. Opening a store
+ * The database schema, versioned by Flyway migrations ({@link #PLAN}). Opening a store
  * applies missing migrations; a database written by a newer Parley is refused rather than guessed at, and a database
  * of another application is left alone.
  */
@@ -27,6 +29,17 @@ final class SqliteSchema {
     static final String LOCATION = "classpath:dev/parley/sqlite/migration";
     private static final String HISTORY_EXISTS = "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table'"
             + " AND name = '" + Migrations.HISTORY_TABLE + "'";
+    /** SQLite's spelling of the shared table scripts: ids compare by their bytes (BINARY, the default collation). */
+    private static final Map<String, String> SPELLING = Map.of("text", "TEXT", "id", "TEXT", "time", "INTEGER",
+            "json", "TEXT", "count", "INTEGER", "seq", "INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT", "decimal", "TEXT",
+            "bool", "INTEGER");
+    /**
+     * v1, v2 and v4 are SQL files at {@link #LOCATION}; v3 (the tables of every database, scoped, and what v1 and v2
+     * stored moved into them) is the shared scripts, which until 0.1.0 were the file {@code V3__scoped_tables.sql}.
+     */
+    static final Migrations.Plan PLAN = new Migrations.Plan(LOCATION, List.of(new ScriptMigration("3",
+            "scoped tables", SPELLING, "dev/parley/jdbc/schema/log-tables.sql", "dev/parley/jdbc/schema/record-tables.sql",
+            "dev/parley/sqlite/schema/v3-from-v2.sql")), Map.of("3", 198_996_442), HISTORY_EXISTS);
 
     private SqliteSchema() {}
 
@@ -50,7 +63,7 @@ final class SqliteSchema {
             }
             Migrations.refuseNewer(installed, CURRENT_VERSION, where);
         }
-        Migrations.migrate(dataSource, LOCATION, false, where);
+        Migrations.migrate(dataSource, PLAN, false, where);
     }
 
     private static long sizeOf(Path file) {

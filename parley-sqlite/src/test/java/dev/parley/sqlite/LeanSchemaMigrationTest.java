@@ -10,7 +10,6 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.store.StoreOptions;
-import dev.parley.jdbc.internal.Migrations;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,7 +19,6 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,8 +33,7 @@ class LeanSchemaMigrationTest {
     /** A v3 file written through the store's own SQL of that version: three entries, then a truncated fourth. */
     static List<Entry> writeV3File(Path file) throws SQLException {
         String url = "jdbc:sqlite:" + file;
-        Flyway.configure(LeanSchemaMigrationTest.class.getClassLoader()).dataSource(url, null, null)
-                .locations(SqliteSchema.LOCATION).table(Migrations.HISTORY_TABLE).target("3").load().migrate();
+        SqliteSchema.PLAN.configure(SqliteStoreTest.dataSource(url)).target("3").load().migrate();
         List<Entry> entries = new ArrayList<>();
         try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
             st.execute("INSERT INTO parley_log_sessions (scope_id, id, created_at, updated_at, entry_count,"

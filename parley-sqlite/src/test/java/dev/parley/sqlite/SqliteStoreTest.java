@@ -26,7 +26,6 @@ import dev.parley.core.store.Capability;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
-import dev.parley.jdbc.internal.Migrations;
 import dev.parley.json.EntryCodec;
 import dev.parley.json.Instants;
 import dev.parley.json.Json;
@@ -34,7 +33,6 @@ import dev.parley.json.repository.ArchiveLocators;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -46,12 +44,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.flywaydb.core.Flyway;
+import javax.sql.DataSource;
+import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteDataSource;
 
 /** What the SQLite store adds to the kit: its file, its schema versions, v2 files, scopes in one file. */
 class SqliteStoreTest {
@@ -67,8 +64,7 @@ class SqliteStoreTest {
     static void writeV2File(Path file, List<Entry> entries, ChatSession record, ArchiveRecord archive,
                             List<ChatMessage> archived) throws SQLException {
         String url = "jdbc:sqlite:" + file;
-        Flyway.configure(SqliteStoreTest.class.getClassLoader()).dataSource(url, null, null)
-                .locations(SqliteSchema.LOCATION).table(Migrations.HISTORY_TABLE).target("2").load().migrate();
+        SqliteSchema.PLAN.configure(dataSource(url)).target("2").load().migrate();
         try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
             st.execute("INSERT INTO sessions (id, created_at, updated_at, title, origin, metadata, entry_count,"
                     + " message_count) VALUES ('old-session', " + T.toEpochMilli() + ", " + (T.toEpochMilli() + 5)
@@ -203,13 +199,65 @@ class SqliteStoreTest {
                 .hasMessageContaining("jsonl:");
     }
 
+    static DataSource dataSource(String url) {
+        SQLiteDataSource ds = new SQLiteDataSource();
+        ds.setUrl(url);
+        return ds;
+    }
+
     @Test
-    void currentVersion_isTheNewestMigration() throws Exception {
-        Pattern name = Pattern.compile("V(\\d+)__.*\\.sql");
-        try (Stream<Path> files = Files.list(Path.of("src/main/resources/dev/parley/sqlite/migration"))) {
-            int newest = files.map(p -> name.matcher(p.getFileName().toString())).filter(Matcher::matches)
-                    .mapToInt(m -> Integer.parseInt(m.group(1))).max().orElseThrow();
-            assertThat(SqliteSchema.CURRENT_VERSION).isEqualTo(newest);
+    void currentVersion_isTheNewestMigrationFlywayFinds() {
+        MigrationInfo[] found = SqliteSchema.PLAN.configure(dataSource("jdbc:sqlite:" + dir.resolve("versions.db")))
+                .load().info().all();
+        assertThat(found).isNotEmpty();
+        assertThat(found[found.length - 1].getVersion().getVersion())
+                .isEqualTo(Integer.toString(SqliteSchema.CURRENT_VERSION));
+    }
+
+    /** A file migrated to v3, whose history then says that v3 ran as the SQL file {@code V3__scoped_tables.sql}. */
+    static String v3FileWithSqlHistory(Path file, int checksum) throws SQLException {
+        String url = "jdbc:sqlite:" + file;
+        SqliteSchema.PLAN.configure(dataSource(url)).target("3").load().migrate();
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+            st.execute("UPDATE parley_schema_history SET type = 'SQL', script = 'V3__scoped_tables.sql',"
+                    + " checksum = " + checksum + " WHERE version = '3'");
+        }
+        return url;
+    }
+
+    /**
+     * A file migrated to v3 while v3 was still the SQL file {@code V3__scoped_tables.sql} (its history says SQL, with
+     * that file's checksum) opens: the history row is restamped as the shared scripts' migration, then v4 is applied.
+     */
+    @Test
+    void open_v3FileMigratedByTheFormerSqlScript_isRestampedAndMigrated() throws Exception {
+        Path file = dir.resolve("former-v3.db");
+        String url = v3FileWithSqlHistory(file, 198_996_442);
+        try (Store store = Stores.open("sqlite:" + file)) {
+            store.log().append(new SessionId("s"), AGENT, List.of(NewEntry.of(new EntryId("e1"), null, T,
+                    Message.user("after the restamp"))));
+        }
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT version, type FROM parley_schema_history ORDER BY installed_rank")) {
+            List<String> history = new ArrayList<>();
+            while (rs.next()) {
+                history.add(rs.getString(1) + " " + rs.getString(2));
+            }
+            assertThat(history).containsExactly("1 SQL", "2 SQL", "3 JDBC", "4 SQL");
+        }
+    }
+
+    /** Only the former file's exact checksum is restamped: a v3 history of other text fails validation, untouched. */
+    @Test
+    void open_v3FileWhoseHistoryHasAnotherChecksum_isRefusedAndKeepsItsHistory() throws Exception {
+        Path file = dir.resolve("edited-v3.db");
+        String url = v3FileWithSqlHistory(file, 12345);
+        assertThatThrownBy(() -> Stores.open("sqlite:" + file)).isInstanceOf(UnavailableException.class)
+                .hasMessageContaining("3");
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT checksum FROM parley_schema_history WHERE version = '3'")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(12345);
         }
     }
 

@@ -1,0 +1,3 @@
+CREATE TABLE u (
+    a ${blob}
+);
