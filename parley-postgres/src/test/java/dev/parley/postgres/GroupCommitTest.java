@@ -1,5 +1,7 @@
 package dev.parley.postgres;
 
+import static dev.parley.jdbc.GroupFormation.failureOf;
+import static dev.parley.jdbc.GroupFormation.inOneGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -17,11 +19,8 @@ import dev.parley.jdbc.internal.Database;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -67,57 +66,22 @@ class GroupCommitTest {
         return NewEntry.of(new EntryId(id), parent == null ? null : new EntryId(parent), T, Message.user(id));
     }
 
-    static List<Future<?>> inOneGroup(List<Callable<?>> calls) throws Exception {
-        Database db = store.database();
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch go = new CountDownLatch(1);
-        Future<?> holder = threads.submit(() -> db.writeInGroup("hold", "", c -> {
-            held.countDown();
-            try {
-                go.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return null;
-        }));
-        held.await();
-        List<Future<?>> out = new ArrayList<>();
-        for (Callable<?> call : calls) {
-            out.add(threads.submit(call));
-        }
-        while (db.waiting() < calls.size()) {
-            Thread.sleep(1);
-        }
-        go.countDown();
-        holder.get();
-        return out;
-    }
-
-    static Throwable thrown(Future<?> f) throws InterruptedException {
-        try {
-            f.get();
-            return null;
-        } catch (ExecutionException e) {
-            return e.getCause();
-        }
-    }
-
     @Test
     void writeInGroup_invalidBatchesAmidValidOnes_failAlone() throws Exception {
         MessageLog log = store.log();
         log.append(new SessionId("pg-c"), AGENT, List.of(entry("c1", null)));
 
-        List<Future<?>> f = inOneGroup(List.of(
+        List<Future<?>> f = inOneGroup(store.database(), threads, List.of(
                 () -> log.append(new SessionId("pg-a"), AGENT, List.of(entry("a1", null), entry("a2", "a1"))),
                 () -> log.append(new SessionId("pg-c"), AGENT, List.of(NewEntry.of(new EntryId("c1"), null, T,
                         Message.user("changed")))),
                 () -> log.append(new SessionId("pg-o"), AGENT, List.of(entry("o1", "missing"))),
                 () -> log.append(new SessionId("pg-d"), AGENT, List.of(entry("d1", null)))));
 
-        assertThat(thrown(f.get(0))).isNull();
-        assertThat(thrown(f.get(1))).isInstanceOf(EntryConflictException.class);
-        assertThat(thrown(f.get(2))).isInstanceOf(InvalidInputException.class);
-        assertThat(thrown(f.get(3))).isNull();
+        assertThat(failureOf(f.get(0))).isNull();
+        assertThat(failureOf(f.get(1))).isInstanceOf(EntryConflictException.class);
+        assertThat(failureOf(f.get(2))).isInstanceOf(InvalidInputException.class);
+        assertThat(failureOf(f.get(3))).isNull();
         assertThat(log.load(new SessionId("pg-a"), null)).hasSize(2);
         assertThat(log.load(new SessionId("pg-c"), null)).hasSize(1);
         assertThat(log.load(new SessionId("pg-d"), null)).hasSize(1);
@@ -129,7 +93,7 @@ class GroupCommitTest {
         MessageLog log = store.log();
         Database db = store.database();
 
-        List<Future<?>> f = inOneGroup(List.of(
+        List<Future<?>> f = inOneGroup(db, threads, List.of(
                 () -> log.append(new SessionId("pg-x"), AGENT, List.of(entry("x1", null))),
                 () -> log.append(new SessionId("pg-y"), AGENT, List.of(entry("y1", null))),
                 () -> db.writeInGroup("break the commit", "z", c -> {
@@ -139,7 +103,7 @@ class GroupCommitTest {
                 })));
 
         for (Future<?> one : f) {
-            assertThat(thrown(one)).isInstanceOf(UnavailableException.class);
+            assertThat(failureOf(one)).isInstanceOf(UnavailableException.class);
         }
         assertThat(log.load(new SessionId("pg-x"), null)).isEmpty();
         assertThat(log.load(new SessionId("pg-y"), null)).isEmpty();

@@ -1,5 +1,7 @@
 package dev.parley.sqlite;
 
+import static dev.parley.jdbc.GroupFormation.failureOf;
+import static dev.parley.jdbc.GroupFormation.inOneGroup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,8 +23,8 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -66,43 +68,6 @@ class GroupCommitTest {
         return NewEntry.of(new EntryId(id), parent == null ? null : new EntryId(parent), T, Message.user(text));
     }
 
-    /** Holds the group's connection until {@code queued} more units wait, runs {@code queued}, then lets them go. */
-    List<Future<?>> asOneGroup(List<java.util.concurrent.Callable<?>> calls) throws Exception {
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Future<?> holder = pool.submit(() -> db.writeInGroup("hold", "", c -> {
-            holding.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            return null;
-        }));
-        holding.await();
-        List<Future<?>> futures = new ArrayList<>();
-        for (var call : calls) {
-            futures.add(pool.submit(call));
-        }
-        while (db.waiting() < calls.size()) {
-            Thread.sleep(1);
-        }
-        release.countDown();
-        holder.get();
-        return futures;
-    }
-
-    static Throwable failureOf(Future<?> f) {
-        try {
-            f.get();
-            return null;
-        } catch (java.util.concurrent.ExecutionException e) {
-            return e.getCause();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-    }
-
     @Test
     void writeInGroup_invalidBatchesAmidValidOnes_failAloneAndLeaveNoTrace() throws Exception {
         SessionId a = new SessionId("a");
@@ -113,7 +78,7 @@ class GroupCommitTest {
         log.append(conflicted, AGENT, List.of(entry("c1", null, "stored")));
         log.append(moved, AGENT, List.of(entry("m1", null, "stored")));
 
-        List<Future<?>> f = asOneGroup(List.of(
+        List<Future<?>> f = inOneGroup(db, pool, List.of(
                 () -> log.append(a, AGENT, List.of(entry("a1", null, "one"), entry("a2", "a1", "two"))),
                 () -> log.append(conflicted, AGENT, List.of(entry("c2", "c1", "new"), entry("c1", null, "changed"))),
                 () -> log.append(orphan, AGENT, List.of(entry("o1", null, "fine"), entry("o2", "missing", "bad"))),
@@ -140,7 +105,7 @@ class GroupCommitTest {
         SessionId b = new SessionId("b");
         log.append(b, AGENT, List.of(entry("b1", null, "before")));
 
-        List<Future<?>> f = asOneGroup(List.of(
+        List<Future<?>> f = inOneGroup(db, pool, List.of(
                 () -> log.append(a, AGENT, List.of(entry("a1", null, "one"))),
                 () -> log.append(b, AGENT, List.of(entry("b2", "b1", "two"))),
                 // A unit that succeeds but leaves a deferred foreign-key violation: SQLite refuses the COMMIT.
@@ -170,7 +135,7 @@ class GroupCommitTest {
         // more than 64 savepoints overflows a backend's subtransaction cache. A commit that fails shows the group's
         // size: exactly the units of the group holding the breaking unit fail.
         int appends = Database.MAX_GROUP_UNITS + 8;
-        List<java.util.concurrent.Callable<?>> calls = new ArrayList<>();
+        List<Callable<?>> calls = new ArrayList<>();
         calls.add(() -> db.writeInGroup("break the commit", "z", c -> {
             try (Statement st = c.createStatement()) {
                 st.execute("PRAGMA defer_foreign_keys = ON");
@@ -184,7 +149,7 @@ class GroupCommitTest {
             calls.add(() -> log.append(session, AGENT, List.of(entry(session.value(), null, "one"))));
         }
 
-        List<Future<?>> f = asOneGroup(calls);
+        List<Future<?>> f = inOneGroup(db, pool, calls);
 
         int failed = 0;
         for (int i = 0; i < f.size(); i++) {
