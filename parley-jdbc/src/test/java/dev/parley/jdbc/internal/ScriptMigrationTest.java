@@ -1,15 +1,14 @@
-package dev.parley.sqlite;
+package dev.parley.jdbc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.parley.jdbc.internal.ScriptMigration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The shared table scripts: statements split at a line-ending semicolon, placeholders spelt, or a clear refusal. */
 class ScriptMigrationTest {
-    static final String DIR = "dev/parley/sqlite/scripts/";
+    static final String DIR = "dev/parley/jdbc/scripts/";
 
     @Test
     void statements_areSplitAtLineEndingSemicolons_withCommentsDropped_andPlaceholdersSpelt() {
