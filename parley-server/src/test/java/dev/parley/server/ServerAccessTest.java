@@ -10,6 +10,9 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
+import dev.parley.core.repository.ArchiveAppend;
+import dev.parley.core.repository.ArchiveRecord;
+import dev.parley.core.repository.ChatMessage;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
@@ -112,6 +115,33 @@ class ServerAccessTest {
                 .hasSize(1)
                 .allSatisfy(e -> assertThat(e.path("message").path("content").asText()).isEqualTo("secret of b"));
         assertThat(store.withScope("scope-b").log().load(new dev.parley.core.SessionId("shared"), null)).hasSize(1);
+
+        // records: A cannot update or delete B's record; A's create of the same id is A's own record
+        String recordOfA = Wire.write(Wire.encodeSession(ChatSession.builder("rec", Instant.now()).name("a").build()));
+        assertThat(Http.send(server, "PUT", "/v1/record?id=rec&expectedRevision=1", TOKEN_A, recordOfA).status())
+                .isEqualTo(404);
+        assertThat(Http.send(server, "DELETE", "/v1/record?id=rec&expectedRevision=1", TOKEN_A, null).json()
+                .path("deleted").asBoolean()).isFalse();
+        assertThat(Http.send(server, "POST", "/v1/records", TOKEN_A, recordOfA).status()).isEqualTo(201);
+        assertThat(Http.get(server, "/v1/record?id=rec", TOKEN_B).json().toString()).contains("\"b\"")
+                .doesNotContain("\"a\"");
+        // archives: B's manifest, summary and messages are invisible to A
+        ArchiveAppend.Result archived = store.withScope("scope-b").archives().orElseThrow().append(new ArchiveAppend(
+                "rec", ArchiveRecord.draft("a1", "b's archive", 1, Instant.now(), null),
+                List.of(ChatMessage.of("user", "secret of b")), "b's summary"));
+        assertThat(Http.get(server, "/v1/archives/manifest?session=rec", TOKEN_B).json().toString()).contains("a1");
+        assertThat(Http.get(server, "/v1/archives/manifest?session=rec", TOKEN_A).json().toString())
+                .doesNotContain("a1");
+        assertThat(Http.get(server, "/v1/archives/summary?locator=" + enc(archived.archive().summaryPath()), TOKEN_A)
+                .status()).isEqualTo(404);
+        assertThat(Http.get(server, "/v1/archives/messages?locator=" + enc(archived.archive().path()), TOKEN_A)
+                .status()).isEqualTo(404);
+        assertThat(Http.get(server, "/v1/archives/summary?locator=" + enc(archived.archive().summaryPath()), TOKEN_B)
+                .json().path("summary").asText()).isEqualTo("b's summary");
+    }
+
+    private static String enc(String s) {
+        return java.net.URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private Http.Answer sendWithScope(String target, String token, String scope) throws Exception {
