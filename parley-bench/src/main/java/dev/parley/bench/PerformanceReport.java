@@ -42,6 +42,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -87,7 +88,8 @@ import org.springframework.ai.chat.memory.repository.jdbc.JdbcChatMemoryReposito
  * }</pre>
  * {@code --quick} runs smaller sizes for iteration; {@code --ops N}, {@code --resume N,N}, {@code --catalog N},
  * {@code --writers N,N}, {@code --lengths N,N}, {@code --throughput-ops N}, {@code --no-postgres},
- * {@code --dir DIR} override single settings.
+ * {@code --dir DIR} override single settings; {@code --only append,throughput,resume,catalog} runs only the sections
+ * named, and {@code --backends sqlite,jsonl,postgres} only the backends named (the warm-up included).
  */
 public final class PerformanceReport {
     private static final int WARMUP = 30;
@@ -98,7 +100,11 @@ public final class PerformanceReport {
 
     /** The run's sizes. */
     record Config(Path out, Path dir, int ops, int[] lengths, int[] writers, int throughputOps, int[] resume,
-                  int catalog, int catalogSamples, boolean postgres, int springOps) {
+                  int catalog, int catalogSamples, boolean postgres, int springOps, Set<String> sections,
+                  Set<String> backends) {
+        static final Set<String> SECTIONS = Set.of("append", "throughput", "resume", "catalog");
+        static final Set<String> BACKENDS = Set.of("sqlite", "jsonl", "postgres");
+
         static Config parse(String[] args) {
             boolean quick = Arrays.asList(args).contains("--quick");
             Path out = Path.of("parley-bench/reports/performance.md");
@@ -112,6 +118,8 @@ public final class PerformanceReport {
             int samples = quick ? 100 : 300;
             boolean postgres = true;
             int springOps = quick ? 10 : 30;
+            Set<String> sections = SECTIONS;
+            Set<String> backends = BACKENDS;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--quick" -> { }
@@ -125,13 +133,29 @@ public final class PerformanceReport {
                     case "--catalog" -> catalog = Integer.parseInt(args[++i]);
                     case "--spring-ops" -> springOps = Integer.parseInt(args[++i]);
                     case "--no-postgres" -> postgres = false;
+                    case "--only" -> sections = names(args[++i], SECTIONS);
+                    case "--backends" -> backends = names(args[++i], BACKENDS);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; usage: [--quick]"
                             + " [--out FILE] [--dir DIR] [--ops N] [--lengths N,N] [--writers N,N] [--throughput-ops N]"
-                            + " [--resume N,N] [--catalog N] [--spring-ops N] [--no-postgres]");
+                            + " [--resume N,N] [--catalog N] [--spring-ops N] [--no-postgres]"
+                            + " [--only SECTION,SECTION] [--backends NAME,NAME]");
                 }
             }
-            return new Config(out, dir, ops, lengths, writers, throughputOps, resume, catalog, samples, postgres,
-                    springOps);
+            return new Config(out, dir, ops, lengths, writers, throughputOps, resume, catalog, samples,
+                    postgres && backends.contains("postgres"), springOps, sections, backends);
+        }
+
+        /** Whether the section named is to be run. */
+        boolean runs(String section) {
+            return sections.contains(section);
+        }
+
+        static Set<String> names(String list, Set<String> known) {
+            Set<String> names = Set.of(list.split(","));
+            if (!known.containsAll(names)) {
+                throw new IllegalArgumentException("unknown name in " + list + "; known: " + known);
+            }
+            return names;
         }
 
         static int[] ints(String list) {
@@ -188,8 +212,12 @@ public final class PerformanceReport {
         long started = System.nanoTime();
         EmbeddedPostgres server = null;
         List<Backend> backends = new ArrayList<>();
-        backends.add(new Sqlite());
-        backends.add(new Jsonl());
+        if (config.backends().contains("sqlite")) {
+            backends.add(new Sqlite());
+        }
+        if (config.backends().contains("jsonl")) {
+            backends.add(new Jsonl());
+        }
         if (config.postgres()) {
             server = EmbeddedPostgres.builder().setServerConfig("fsync", "on")
                     .setServerConfig("synchronous_commit", "on").setServerConfig("full_page_writes", "on").start();
@@ -208,7 +236,7 @@ public final class PerformanceReport {
             progress("warm");
             Map<String, List<Measured>> appends = new LinkedHashMap<>();
             Map<String, Measured> raws = new LinkedHashMap<>();
-            for (Backend b : backends) {
+            for (Backend b : config.runs("append") ? backends : List.<Backend>of()) {
                 raws.put(b.name(), b.raw(dir.resolve(b.name() + "-raw"), config.ops()));
                 List<Measured> perLength = new ArrayList<>();
                 for (int length : config.lengths()) {
@@ -217,14 +245,16 @@ public final class PerformanceReport {
                 }
                 appends.put(b.name(), perLength);
             }
-            List<Measured> spring = new ArrayList<>();
-            for (int length : config.lengths()) {
-                spring.add(springAppend(dir.resolve("spring-" + length), length, config.springOps()));
-                progress("spring at " + length + " done");
+            if (config.runs("append")) {
+                List<Measured> spring = new ArrayList<>();
+                for (int length : config.lengths()) {
+                    spring.add(springAppend(dir.resolve("spring-" + length), length, config.springOps()));
+                    progress("spring at " + length + " done");
+                }
+                r.appends(appends, raws, spring);
             }
-            r.appends(appends, raws, spring);
             Map<String, double[]> throughput = new LinkedHashMap<>();
-            for (Backend b : backends) {
+            for (Backend b : config.runs("throughput") ? backends : List.<Backend>of()) {
                 double[] perWriters = new double[config.writers().length];
                 for (int i = 0; i < config.writers().length; i++) {
                     perWriters[i] = throughput(b, dir.resolve(b.name() + "-w" + config.writers()[i]),
@@ -233,16 +263,22 @@ public final class PerformanceReport {
                 }
                 throughput.put(b.name(), perWriters);
             }
-            r.throughput(throughput, raws);
-            r.resumeHeader();
-            for (Backend b : backends) {
+            if (config.runs("throughput")) {
+                r.throughput(throughput, raws);
+            }
+            if (config.runs("resume")) {
+                r.resumeHeader();
+            }
+            for (Backend b : config.runs("resume") ? backends : List.<Backend>of()) {
                 for (int size : config.resume()) {
                     r.resume(b, resume(b, dir.resolve(b.name() + "-resume-" + size), size), size);
                     progress(b.name() + " resume " + size + " done");
                 }
             }
-            r.catalogHeader();
-            for (Backend b : backends) {
+            if (config.runs("catalog")) {
+                r.catalogHeader();
+            }
+            for (Backend b : config.runs("catalog") ? backends : List.<Backend>of()) {
                 if (b instanceof Jsonl) {
                     continue; // a million session files: not a target of the file store
                 }
@@ -862,8 +898,9 @@ public final class PerformanceReport {
             out.append("---:|\n");
             XYSeriesCollection data = new XYSeriesCollection();
             for (var e : throughput.entrySet()) {
-                out.append("| ").append(e.getKey()).append(String.format(Locale.ROOT, " | %,.0f |",
-                        1000 / raws.get(e.getKey()).mean()));
+                Measured raw = raws.get(e.getKey()); // absent when the append section was not run
+                out.append("| ").append(e.getKey()).append(raw == null ? " | — |"
+                        : String.format(Locale.ROOT, " | %,.0f |", 1000 / raw.mean()));
                 XYSeries s = new XYSeries(e.getKey());
                 double one = 0;
                 double sixteen = 0;

@@ -101,6 +101,21 @@ public abstract class SqlDialect {
      */
     public abstract <T> T withConnection(ConnectionWork<T> work) throws SQLException;
 
+    /**
+     * How many group commits of appends may run at once: the store keeps this many independent group-commit lanes,
+     * each with its own queue, leader and transaction, and sends an append to the lane its session hashes to. The
+     * appends of one session share a lane and keep their order; an append that waits (for a row lock another process
+     * holds) holds up only the sessions of its lane. Each lane's group holds one connection while it runs.
+     *
+     * <p>Read once, when the store is opened; at least 1. By default 1 — one group at a time — which is what SQLite
+     * keeps: its write lock lets one writer in at a time anyway. A database that commits transactions in parallel
+     * answers more, but fewer than its connections, so that reads and the writes outside group commit still get one
+     * (PostgreSQL: half the pool, at most 4).
+     */
+    public int groupCommitLanes() {
+        return 1;
+    }
+
     /** Binds the strings that {@link #isAnyOf} compares with. */
     public abstract void bindStrings(Connection connection, PreparedStatement st, int index, Collection<String> values)
             throws SQLException;

@@ -1,5 +1,6 @@
 package dev.parley.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.parley.core.ParleyException;
 import dev.parley.core.UnavailableException;
 import dev.parley.jdbc.SqlDialect;
@@ -47,6 +48,20 @@ final class PostgresDialect extends SqlDialect {
         try (Connection c = dataSource.getConnection()) {
             return work.run(c);
         }
+    }
+
+    /**
+     * Half the pool's maximum size, from 1 to 4, when the data source is a HikariCP pool (a store opened from a URI:
+     * 8 connections by default, so 4 lanes); 2 for any other data source, whose size is not known. Half, so that the
+     * lanes' groups leave the other connections to the reads and the other writes; at most 4, because more lanes
+     * split the same writers into smaller groups, each paying a WAL flush of its own.
+     */
+    @Override
+    public int groupCommitLanes() {
+        if (dataSource instanceof HikariDataSource pool) {
+            return Math.min(4, Math.max(1, pool.getMaximumPoolSize() / 2));
+        }
+        return 2;
     }
 
     @Override

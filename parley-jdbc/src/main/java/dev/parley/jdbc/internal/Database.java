@@ -18,12 +18,17 @@ import java.util.Objects;
  * and rolls back on any failure, every {@link SQLException} mapped by the dialect. Shared by a store and all its
  * scope views; closed once, with the root store. Thread-safe.
  *
- * <p><b>Group commit</b> ({@link #writeInGroup}): units of work that arrive while a group is being committed wait,
- * and the first of them to wake up runs those waiting (up to {@value #MAX_GROUP_UNITS}) — in one transaction, each in
- * its own savepoint — and commits them together (one fsync on SQLite, one WAL flush on PostgreSQL). A lone unit runs
- * at once: there is no delay. A unit that fails is rolled back to its savepoint and fails alone; a commit that fails
- * fails every unit that was to be committed by it, and none of them is stored. Every caller returns only after the commit that holds
- * its unit (or its failure).
+ * <p><b>Group commit</b> ({@link #writeInGroup}): units of work that arrive while a group of their lane is being
+ * committed wait, and the first of them to wake up runs those waiting (up to {@value #MAX_GROUP_UNITS}) — in one
+ * transaction, each in its own savepoint — and commits them together (one fsync on SQLite, one WAL flush on
+ * PostgreSQL). A lone unit runs at once: there is no delay. A unit that fails is rolled back to its savepoint and fails
+ * alone; a commit that fails fails every unit that was to be committed by it, and none of them is stored. Every caller
+ * returns only after the commit that holds its unit (or its failure).
+ *
+ * <p><b>Lanes</b>: there are {@link SqlDialect#groupCommitLanes()} independent group commits, each with its own queue,
+ * leader and group; a unit joins the lane its lock key hashes to ({@link #laneOf}), so the units of one session keep
+ * their order in one lane, and a group that waits — for a row lock another process holds — holds up only the units of
+ * its own lane. Groups of different lanes run and commit at the same time, each on a connection of its own.
  */
 public final class Database {
     /** Work on a connection. */
@@ -41,15 +46,22 @@ public final class Database {
      */
     public static final int MAX_GROUP_UNITS = 32;
 
-    /** Guards {@link #pending} and {@link #leading}; waiting units wait on it. */
-    private final Object group = new Object();
-    /** Units waiting for the next group, in arrival order. */
-    private final ArrayDeque<Unit<?>> pending = new ArrayDeque<>();
-    /** Whether a group is being run and committed right now. */
-    private boolean leading;
+    /** The group-commit lanes; a unit's lane is {@link #laneOf} its lock key. */
+    private final Lane[] lanes;
 
+    /**
+     * @throws IllegalStateException if the dialect answers fewer than one group-commit lane
+     */
     public Database(SqlDialect dialect) {
         this.dialect = dialect;
+        int n = dialect.groupCommitLanes();
+        if (n < 1) {
+            throw new IllegalStateException(dialect.where() + ": " + n + " group-commit lanes; at least 1 is needed");
+        }
+        this.lanes = new Lane[n];
+        for (int i = 0; i < n; i++) {
+            lanes[i] = new Lane();
+        }
     }
 
     public SqlDialect dialect() {
@@ -133,8 +145,9 @@ public final class Database {
      * holds other callers' units; it must not commit, roll back or change the transaction mode, and a failure it
      * throws must leave nothing it means to keep (it is rolled back to its savepoint).
      *
-     * @param lockKey the key of what the unit locks first (a session id): the units of a group run in this order
-     *     (arrival order among equal keys), so that two processes' groups lock rows in one order and cannot deadlock
+     * @param lockKey the key of what the unit locks first (a session id): it picks the unit's lane ({@link #laneOf}),
+     *     and the units of a group run in its order (arrival order among equal keys), so that groups — of two lanes,
+     *     or of two processes — lock rows in one order and cannot deadlock
      * @throws UnavailableException if the database failed (mapped by the dialect), the group's commit failed (then
      *     nothing of this unit is stored), or the store is closed
      * @throws RuntimeException what {@code work} threw (nothing of this unit is stored)
@@ -142,19 +155,21 @@ public final class Database {
     public <T> T writeInGroup(String doing, String lockKey, Work<T> work) {
         checkOpen();
         Unit<T> unit = new Unit<>(doing, Objects.requireNonNull(lockKey, "lockKey"), work);
+        Lane lane = lanes[laneOf(lockKey)];
+        ArrayDeque<Unit<?>> pending = lane.pending;
         List<Unit<?>> units;
         boolean interrupted = false;
-        synchronized (group) {
+        synchronized (lane) {
             pending.add(unit);
-            while (!unit.done && leading) {
+            while (!unit.done && lane.leading) {
                 try {
-                    group.wait();
+                    lane.wait();
                 } catch (InterruptedException e) {
                     interrupted = true; // the unit may be in a group already: wait for its outcome all the same
                 }
             }
             if (!unit.done) {
-                leading = true;
+                lane.leading = true;
                 units = new ArrayList<>(Math.min(pending.size(), MAX_GROUP_UNITS) + 1);
                 while (!pending.isEmpty() && units.size() < MAX_GROUP_UNITS) {
                     units.add(pending.poll()); // arrival order: the longest waiting go first
@@ -174,12 +189,12 @@ public final class Database {
             try {
                 runGroup(units);
             } finally {
-                synchronized (group) {
-                    leading = false;
+                synchronized (lane) {
+                    lane.leading = false;
                     for (Unit<?> u : units) {
                         u.done = true;
                     }
-                    group.notifyAll();
+                    lane.notifyAll();
                 }
             }
         }
@@ -189,11 +204,33 @@ public final class Database {
         return unit.answer();
     }
 
-    /** How many units wait for the next group right now (for tests and monitoring). */
+    /** How many units wait for the next group of their lane right now, over all lanes (for tests and monitoring). */
     public int waiting() {
-        synchronized (group) {
-            return pending.size();
+        int waiting = 0;
+        for (Lane lane : lanes) {
+            synchronized (lane) {
+                waiting += lane.pending.size();
+            }
         }
+        return waiting;
+    }
+
+    /** How many group-commit lanes there are: {@link SqlDialect#groupCommitLanes()}. */
+    public int lanes() {
+        return lanes.length;
+    }
+
+    /** The lane, from 0 to {@link #lanes()} − 1, of the units whose lock key is {@code lockKey}. */
+    public int laneOf(String lockKey) {
+        return Math.floorMod(lockKey.hashCode(), lanes.length);
+    }
+
+    /** One group commit: its waiting units and whether its group is running. Guarded by itself; units wait on it. */
+    private static final class Lane {
+        /** Units waiting for the lane's next group, in arrival order. */
+        final ArrayDeque<Unit<?>> pending = new ArrayDeque<>();
+        /** Whether a group of the lane is being run and committed right now. */
+        boolean leading;
     }
 
     /** Runs the units of one group in one transaction and records each one's outcome; never throws. */
@@ -251,7 +288,7 @@ public final class Database {
         }
     }
 
-    /** One unit of a group commit and, once its group is committed, its outcome. Fields guarded by the group. */
+    /** One unit of a group commit and, once its group is committed, its outcome. Fields guarded by its lane. */
     private static final class Unit<T> {
         final String doing;
         final String lockKey;

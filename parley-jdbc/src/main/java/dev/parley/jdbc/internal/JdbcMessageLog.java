@@ -101,7 +101,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Objects.requireNonNull(batch, "batch");
         Objects.requireNonNull(usage, "usage");
         String doing = "append to session " + session;
-        String lockKey = session.value() + '\u0000' + scope;
+        String lockKey = lockKey(scope, session);
         try {
             return db.writeInGroup(doing, lockKey,
                     c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
@@ -114,6 +114,11 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
                         + " stored concurrently by another writer twice; retry the append", again.getCause());
             }
         }
+    }
+
+    /** The lock key of the appends to {@code session} in {@code scope}: it picks their lane and orders a group. */
+    static String lockKey(String scope, SessionId session) {
+        return session.value() + '\u0000' + scope;
     }
 
     private AppendResult appendOnce(Connection c, SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,

@@ -1,5 +1,6 @@
 package dev.parley.jdbc.internal;
 
+import dev.parley.core.SessionId;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.repository.ChatArchiveRepository;
@@ -100,5 +101,10 @@ public abstract class JdbcStore extends BaseStore {
     /** The database, for the conformance kit's damage injection and the backends' tests. */
     public final Database database() {
         return db;
+    }
+
+    /** The group-commit lane of the appends to {@code session} in this store's scope ({@link Database#laneOf}). */
+    public final int laneOf(SessionId session) {
+        return db.laneOf(JdbcMessageLog.lockKey(scope(), session));
     }
 }
