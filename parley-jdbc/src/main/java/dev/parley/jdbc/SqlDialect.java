@@ -104,8 +104,10 @@ public abstract class SqlDialect {
     /**
      * How many group commits of appends may run at once: the store keeps this many independent group-commit lanes,
      * each with its own queue, leader and transaction, and sends an append to the lane its session hashes to. The
-     * appends of one session share a lane and keep their order; an append that waits (for a row lock another process
-     * holds) holds up only the sessions of its lane. Each lane's group holds one connection while it runs.
+     * appends of one session share a lane, so no two groups of one store contend for one session's rows; an append
+     * that waits (for a row lock another process holds) holds up only the sessions of its lane. Each lane's group
+     * holds one connection while it runs: a dialect that answers more than 1 must lend concurrent callers of
+     * {@link #withConnection} distinct connections.
      *
      * <p>Read once, when the store is opened; at least 1. By default 1 — one group at a time — which is what SQLite
      * keeps: its write lock lets one writer in at a time anyway. A database that commits transactions in parallel

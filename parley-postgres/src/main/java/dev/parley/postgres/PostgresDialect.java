@@ -51,17 +51,27 @@ final class PostgresDialect extends SqlDialect {
     }
 
     /**
-     * Half the pool's maximum size, from 1 to 4, when the data source is a HikariCP pool (a store opened from a URI:
-     * 8 connections by default, so 4 lanes); 2 for any other data source, whose size is not known. Half, so that the
-     * lanes' groups leave the other connections to the reads and the other writes; at most 4, because more lanes
-     * split the same writers into smaller groups, each paying a WAL flush of its own.
+     * Half the pool's maximum size, from 1 to 4, when the data source is (or wraps) a HikariCP pool — a store opened
+     * from a URI has 8 connections by default, so 4 lanes; 1 for any other data source, whose size is not known. Half,
+     * so that the lanes' groups leave the other connections to the reads and the other writes (lanes cap the
+     * connections group commit uses at once; they reserve none); at most 4, because more lanes split the same writers
+     * into smaller groups, each paying a WAL flush of its own.
      */
     @Override
     public int groupCommitLanes() {
+        HikariDataSource pool = hikari(dataSource);
+        return pool == null ? 1 : Math.min(4, Math.max(1, pool.getMaximumPoolSize() / 2));
+    }
+
+    private static @Nullable HikariDataSource hikari(DataSource dataSource) {
         if (dataSource instanceof HikariDataSource pool) {
-            return Math.min(4, Math.max(1, pool.getMaximumPoolSize() / 2));
+            return pool;
         }
-        return 2;
+        try {
+            return dataSource.isWrapperFor(HikariDataSource.class) ? dataSource.unwrap(HikariDataSource.class) : null;
+        } catch (SQLException e) {
+            return null; // a wrapper that cannot tell: its size is not known
+        }
     }
 
     @Override

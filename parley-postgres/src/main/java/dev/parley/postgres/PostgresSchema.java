@@ -37,13 +37,15 @@ public final class PostgresSchema {
             "timestamptz", "json", "json", "count", "bigint", "seq", "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
             "decimal", "numeric", "bool", "boolean");
     /**
-     * v1 (the message log) and v2 (session records and archives) are the shared scripts, which until 0.1.0 were the
-     * files {@code V1__message_log.sql} and {@code V2__session_records.sql}; v3 is a SQL file at {@link #LOCATION}.
+     * v1 (the message log) and v2 (session records and archives) are the shared scripts, recorded as the SQL files
+     * {@code V1__message_log.sql} and {@code V2__session_records.sql} that they replaced (their checksums below); v3
+     * is a SQL file at {@link #LOCATION}.
      */
     static final Migrations.Plan PLAN = new Migrations.Plan(LOCATION, List.of(
-            new ScriptMigration("1", "message log", SPELLING, "dev/parley/jdbc/schema/log-tables.sql"),
-            new ScriptMigration("2", "session records", SPELLING, "dev/parley/jdbc/schema/record-tables.sql")),
-            Map.of("1", -1_296_330_626, "2", 886_231_828), HISTORY_EXISTS);
+            new ScriptMigration("1", "message log", SPELLING, PostgresSchema.class.getClassLoader(),
+                    "dev/parley/jdbc/schema/log-tables.sql").recordedAs(-1_296_330_626),
+            new ScriptMigration("2", "session records", SPELLING, PostgresSchema.class.getClassLoader(),
+                    "dev/parley/jdbc/schema/record-tables.sql").recordedAs(886_231_828)));
 
     private PostgresSchema() {}
 

@@ -155,34 +155,42 @@ class PostgresStoreTest {
     }
 
     /**
-     * A database migrated to v2 while v1 and v2 were still the SQL files {@code V1__message_log.sql} and
-     * {@code V2__session_records.sql} (its history says SQL, with those files' checksums) opens: the rows are
-     * restamped as the shared scripts' migrations, then v3 is applied.
+     * v1 and v2 were the SQL files {@code V1__message_log.sql} and {@code V2__session_records.sql} (Flyway's
+     * checksums -1296330626 and 886231828) before the tables were shared: their script migrations are recorded exactly
+     * as those files were, so a database migrated by either Parley validates under both; and the shared text is
+     * pinned, since a database that ran it would fail validation after any edit.
      */
     @Test
-    void open_databaseMigratedByTheFormerSqlScripts_isRestampedAndMigrated() throws Exception {
+    void v1AndV2_areRecordedAsTheFormerSqlFiles_andTheirTextIsPinned() throws Exception {
+        assertThat(PostgresSchema.PLAN.scripts()).extracting(m -> m.getVersion().getVersion(), m -> m.getType().name(),
+                m -> m.getChecksum(), m -> m.contentChecksum()).as("the released text: never edit it, add a migration")
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("1", "SQL", -1_296_330_626, V1_TEXT_CHECKSUM),
+                        org.assertj.core.groups.Tuple.tuple("2", "SQL", 886_231_828, V2_TEXT_CHECKSUM));
         String former = TestDatabases.newEmbeddedDatabase();
         try (HikariDataSource ds = TestDatabases.pool(former)) {
             PostgresSchema.PLAN.configure(ds).target("2").load().migrate();
             try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
-                st.execute("UPDATE parley_schema_history SET type = 'SQL', script = 'V1__message_log.sql',"
-                        + " checksum = -1296330626 WHERE version = '1'");
-                st.execute("UPDATE parley_schema_history SET type = 'SQL', script = 'V2__session_records.sql',"
-                        + " checksum = 886231828 WHERE version = '2'");
+                // the history as the former files left it
+                st.execute("UPDATE parley_schema_history SET script = 'V1__message_log.sql' WHERE version = '1'");
+                st.execute("UPDATE parley_schema_history SET script = 'V2__session_records.sql' WHERE version = '2'");
             }
             PostgresStore.builder(ds).build().close();
             assertThat(PostgresSchema.installedVersion(ds)).isEqualTo(PostgresSchema.CURRENT_VERSION);
             try (Connection c = ds.getConnection(); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT version, type FROM parley_schema_history"
+                 ResultSet rs = st.executeQuery("SELECT version, description, type, checksum FROM parley_schema_history"
                          + " WHERE version IS NOT NULL ORDER BY installed_rank")) {
                 List<String> history = new java.util.ArrayList<>();
                 while (rs.next()) {
-                    history.add(rs.getString(1) + " " + rs.getString(2));
+                    history.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getInt(4));
                 }
-                assertThat(history).containsExactly("1 JDBC", "2 JDBC", "3 SQL");
+                assertThat(history).hasSize(3).startsWith("1 message log SQL -1296330626",
+                        "2 session records SQL 886231828");
             }
         }
     }
+
+    static final int V1_TEXT_CHECKSUM = -1_707_280_788;
+    static final int V2_TEXT_CHECKSUM = -2_095_090_734;
 
     static PostgresStoreProvider.Parsed parse(String uri, Map<String, String> env) {
         PostgresStoreProvider provider = new PostgresStoreProvider();

@@ -35,11 +35,13 @@ final class SqliteSchema {
             "bool", "INTEGER");
     /**
      * v1, v2 and v4 are SQL files at {@link #LOCATION}; v3 (the tables of every database, scoped, and what v1 and v2
-     * stored moved into them) is the shared scripts, which until 0.1.0 were the file {@code V3__scoped_tables.sql}.
+     * stored moved into them) is the shared scripts, recorded as the SQL file {@code V3__scoped_tables.sql} that it
+     * replaced (its checksum below).
      */
     static final Migrations.Plan PLAN = new Migrations.Plan(LOCATION, List.of(new ScriptMigration("3",
-            "scoped tables", SPELLING, "dev/parley/jdbc/schema/log-tables.sql", "dev/parley/jdbc/schema/record-tables.sql",
-            "dev/parley/sqlite/schema/v3-from-v2.sql")), Map.of("3", 198_996_442), HISTORY_EXISTS);
+            "scoped tables", SPELLING, SqliteSchema.class.getClassLoader(), "dev/parley/jdbc/schema/log-tables.sql",
+            "dev/parley/jdbc/schema/record-tables.sql", "dev/parley/sqlite/schema/v3-from-v2.sql")
+            .recordedAs(198_996_442)));
 
     private SqliteSchema() {}
 

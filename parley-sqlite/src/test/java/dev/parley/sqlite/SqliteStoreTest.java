@@ -26,6 +26,7 @@ import dev.parley.core.store.Capability;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
+import dev.parley.jdbc.internal.ScriptMigration;
 import dev.parley.json.EntryCodec;
 import dev.parley.json.Instants;
 import dev.parley.json.Json;
@@ -214,46 +215,58 @@ class SqliteStoreTest {
                 .isEqualTo(Integer.toString(SqliteSchema.CURRENT_VERSION));
     }
 
-    /** A file migrated to v3, whose history then says that v3 ran as the SQL file {@code V3__scoped_tables.sql}. */
-    static String v3FileWithSqlHistory(Path file, int checksum) throws SQLException {
+    /**
+     * v3 was the SQL file {@code V3__scoped_tables.sql} (Flyway's checksum 198996442) before the tables were shared:
+     * its script migration is recorded exactly as that file was, so a file migrated by either Parley validates under
+     * both; and the shared text is pinned, since a database that ran it would fail validation after any edit.
+     */
+    @Test
+    void v3_isRecordedAsTheFormerSqlFile_andItsTextIsPinned() throws Exception {
+        ScriptMigration v3 = SqliteSchema.PLAN.scripts().get(0);
+        assertThat(v3.getVersion().getVersion()).isEqualTo("3");
+        assertThat(v3.contentChecksum()).as("the released text of v3: never edit it, add a migration")
+                .isEqualTo(V3_TEXT_CHECKSUM);
+        Path file = dir.resolve("fresh.db");
+        Stores.open("sqlite:" + file).close();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT version, description, type, checksum FROM parley_schema_history"
+                     + " WHERE version = '3'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(List.of(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)))
+                    .containsExactly("3", "scoped tables", "SQL", 198_996_442);
+        }
+    }
+
+    static final int V3_TEXT_CHECKSUM = -774_116_237;
+
+    /** A file at v3 whose history row of v3 was written by the former SQL file (its script name) and has checksum. */
+    static String v3FileWithHistoryOfTheFormerFile(Path file, int checksum) throws SQLException {
         String url = "jdbc:sqlite:" + file;
         SqliteSchema.PLAN.configure(dataSource(url)).target("3").load().migrate();
         try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
-            st.execute("UPDATE parley_schema_history SET type = 'SQL', script = 'V3__scoped_tables.sql',"
-                    + " checksum = " + checksum + " WHERE version = '3'");
+            st.execute("UPDATE parley_schema_history SET script = 'V3__scoped_tables.sql', checksum = " + checksum
+                    + " WHERE version = '3'");
         }
         return url;
     }
 
-    /**
-     * A file migrated to v3 while v3 was still the SQL file {@code V3__scoped_tables.sql} (its history says SQL, with
-     * that file's checksum) opens: the history row is restamped as the shared scripts' migration, then v4 is applied.
-     */
     @Test
-    void open_v3FileMigratedByTheFormerSqlScript_isRestampedAndMigrated() throws Exception {
+    void open_v3FileMigratedByTheFormerSqlFile_isMigratedToTheCurrentVersion() throws Exception {
         Path file = dir.resolve("former-v3.db");
-        String url = v3FileWithSqlHistory(file, 198_996_442);
+        v3FileWithHistoryOfTheFormerFile(file, 198_996_442);
         try (Store store = Stores.open("sqlite:" + file)) {
             store.log().append(new SessionId("s"), AGENT, List.of(NewEntry.of(new EntryId("e1"), null, T,
-                    Message.user("after the restamp"))));
+                    Message.user("after the upgrade"))));
         }
-        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT version, type FROM parley_schema_history ORDER BY installed_rank")) {
-            List<String> history = new ArrayList<>();
-            while (rs.next()) {
-                history.add(rs.getString(1) + " " + rs.getString(2));
-            }
-            assertThat(history).containsExactly("1 SQL", "2 SQL", "3 JDBC", "4 SQL");
-        }
+        assertThat(SqliteSchema.inspect(file, "test")).isEqualTo(SqliteSchema.CURRENT_VERSION);
     }
 
-    /** Only the former file's exact checksum is restamped: a v3 history of other text fails validation, untouched. */
     @Test
-    void open_v3FileWhoseHistoryHasAnotherChecksum_isRefusedAndKeepsItsHistory() throws Exception {
+    void open_v3FileWhoseHistoryHasAnotherChecksum_failsValidationAndKeepsItsHistory() throws Exception {
         Path file = dir.resolve("edited-v3.db");
-        String url = v3FileWithSqlHistory(file, 12345);
+        String url = v3FileWithHistoryOfTheFormerFile(file, 12345);
         assertThatThrownBy(() -> Stores.open("sqlite:" + file)).isInstanceOf(UnavailableException.class)
-                .hasMessageContaining("3");
+                .hasMessageContaining("checksum mismatch").hasMessageContaining("version 3");
         try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT checksum FROM parley_schema_history WHERE version = '3'")) {
             rs.next();

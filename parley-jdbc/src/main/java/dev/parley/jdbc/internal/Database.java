@@ -26,8 +26,8 @@ import java.util.Objects;
  * returns only after the commit that holds its unit (or its failure).
  *
  * <p><b>Lanes</b>: there are {@link SqlDialect#groupCommitLanes()} independent group commits, each with its own queue,
- * leader and group; a unit joins the lane its lock key hashes to ({@link #laneOf}), so the units of one session keep
- * their order in one lane, and a group that waits — for a row lock another process holds — holds up only the units of
+ * leader and group; a unit joins the lane its lock key hashes to ({@link #laneOf}), so the units of one session are
+ * never in two groups at once, and a group that waits — for a row lock another process holds — holds up only the units of
  * its own lane. Groups of different lanes run and commit at the same time, each on a connection of its own.
  */
 public final class Database {
@@ -50,13 +50,13 @@ public final class Database {
     private final Lane[] lanes;
 
     /**
-     * @throws IllegalStateException if the dialect answers fewer than one group-commit lane
+     * @throws IllegalArgumentException if the dialect answers fewer than one group-commit lane
      */
     public Database(SqlDialect dialect) {
         this.dialect = dialect;
         int n = dialect.groupCommitLanes();
         if (n < 1) {
-            throw new IllegalStateException(dialect.where() + ": " + n + " group-commit lanes; at least 1 is needed");
+            throw new IllegalArgumentException(dialect.where() + ": " + n + " group-commit lanes; at least 1 is needed");
         }
         this.lanes = new Lane[n];
         for (int i = 0; i < n; i++) {
@@ -169,15 +169,13 @@ public final class Database {
                 }
             }
             if (!unit.done) {
-                lane.leading = true;
-                units = new ArrayList<>(Math.min(pending.size(), MAX_GROUP_UNITS) + 1);
+                units = new ArrayList<>(Math.min(pending.size(), MAX_GROUP_UNITS));
+                pending.remove(unit);
+                units.add(unit); // the leader's own unit is always in its group
                 while (!pending.isEmpty() && units.size() < MAX_GROUP_UNITS) {
                     units.add(pending.poll()); // arrival order: the longest waiting go first
                 }
-                if (!units.contains(unit)) { // the leader's own unit is always in its group
-                    pending.remove(unit);
-                    units.add(unit);
-                }
+                lane.leading = true; // last: nothing above that could fail leaves the lane led by no one
             } else {
                 units = null;
             }
@@ -192,6 +190,11 @@ public final class Database {
                 synchronized (lane) {
                     lane.leading = false;
                     for (Unit<?> u : units) {
+                        if (!u.decided) { // runGroup failed to record an outcome: the unit is not known committed
+                            u.failure = new UnavailableException("could not " + u.doing + " in " + dialect.where()
+                                    + ": the group commit failed before recording its outcome", null);
+                            u.value = null;
+                        }
                         u.done = true;
                     }
                     lane.notifyAll();
@@ -222,7 +225,10 @@ public final class Database {
 
     /** The lane, from 0 to {@link #lanes()} − 1, of the units whose lock key is {@code lockKey}. */
     public int laneOf(String lockKey) {
-        return Math.floorMod(lockKey.hashCode(), lanes.length);
+        int h = lockKey.hashCode();
+        h ^= h >>> 16; // String.hashCode's low bits alone spread keys poorly over few lanes (31 ≡ −1 mod 4)
+        h *= 0x9E3779B9;
+        return Math.floorMod(h ^ (h >>> 16), lanes.length);
     }
 
     /** One group commit: its waiting units and whether its group is running. Guarded by itself; units wait on it. */
@@ -248,6 +254,9 @@ public final class Database {
                 }
                 return null;
             });
+            for (Unit<?> u : units) {
+                u.decided = true; // committed, or failed alone in its savepoint
+            }
         } catch (SQLException | RuntimeException | Error e) {
             String what = units.size() == 1 ? units.get(0).doing : "commit a group of " + units.size() + " writes";
             RuntimeException failure = e instanceof SQLException s ? dialect.map(s, what)
@@ -258,6 +267,7 @@ public final class Database {
                     u.failure = failure; // nothing of the group was committed
                     u.value = null;
                 }
+                u.decided = true;
             }
         }
     }
@@ -295,6 +305,8 @@ public final class Database {
         final Work<T> work;
         T value;
         RuntimeException failure;
+        /** Whether {@link #runGroup} recorded this unit's outcome; a unit done but not decided is failed. */
+        boolean decided;
         boolean done;
 
         Unit(String doing, String lockKey, Work<T> work) {

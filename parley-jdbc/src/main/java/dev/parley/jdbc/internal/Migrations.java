@@ -4,13 +4,12 @@ import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.core.store.SchemaVersions;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -71,20 +70,14 @@ public final class Migrations {
 
     /**
      * A backend's migrations: the SQL migrations Flyway finds at a class-path location, and the migrations made of
-     * scripts every database shares. {@code formerChecksums} names, by version, the checksum Flyway recorded when a
-     * shared migration was still a SQL file of the backend's own: a database whose history holds exactly that is
-     * restamped (the schema it ran is the one the shared scripts define), any other difference fails validation.
+     * scripts every database shares ({@link ScriptMigration}).
      *
      * @param location the Flyway location of the SQL migrations ({@code classpath:dev/parley/sqlite/migration})
-     * @param historyExists a query answering one row whose first column is true when the history table exists
      */
-    public record Plan(String location, List<ScriptMigration> scripts, Map<String, Integer> formerChecksums,
-                       String historyExists) {
+    public record Plan(String location, List<ScriptMigration> scripts) {
         public Plan {
-            java.util.Objects.requireNonNull(location, "location");
+            Objects.requireNonNull(location, "location");
             scripts = List.copyOf(scripts);
-            formerChecksums = Map.copyOf(formerChecksums);
-            java.util.Objects.requireNonNull(historyExists, "historyExists");
         }
 
         /** Flyway configured for these migrations on {@code dataSource}, with Parley's history table. */
@@ -96,43 +89,11 @@ public final class Migrations {
                     .table(HISTORY_TABLE)
                     .failOnMissingLocations(true);
         }
-
-        /**
-         * Rewrites the history rows of shared migrations that a database ran as the backend's former SQL files, with
-         * exactly the former checksum, to the shared migration's type and checksum; nothing else is touched. Idempotent.
-         */
-        void restamp(Connection c) throws SQLException {
-            if (formerChecksums.isEmpty()) {
-                return;
-            }
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(historyExists)) {
-                if (!rs.next() || !rs.getBoolean(1)) {
-                    return;
-                }
-            }
-            try (PreparedStatement update = c.prepareStatement("UPDATE " + HISTORY_TABLE
-                    + " SET type = 'JDBC', script = ?, checksum = ? WHERE version = ? AND type = 'SQL' AND checksum = ?")) {
-                for (ScriptMigration script : scripts) {
-                    Integer former = formerChecksums.get(script.getVersion().getVersion());
-                    if (former != null) {
-                        update.setString(1, ScriptMigration.class.getName());
-                        update.setInt(2, script.getChecksum());
-                        update.setString(3, script.getVersion().getVersion());
-                        update.setInt(4, former);
-                        update.executeUpdate();
-                    }
-                }
-            }
-            if (!c.getAutoCommit()) {
-                c.commit();
-            }
-        }
     }
 
     /**
-     * Applies the migrations of {@code plan} that the database lacks, first restamping what {@link Plan#restamp}
-     * covers. A failed attempt is tried again, after a
-     * short random pause, up to {@value #ATTEMPTS} times in all: another process opening the same new database at
+     * Applies the migrations of {@code plan} that the database lacks. A failed attempt is tried again, after a short
+     * random pause, up to {@value #ATTEMPTS} times in all: another process opening the same new database at
      * the same moment makes one of the two fail (a table or the history created meanwhile, a baseline taken
      * meanwhile), and the next attempt finds the work done. A migration killed part-way is finished the same way:
      * each migration is one transaction, and the history says which committed.
@@ -144,16 +105,13 @@ public final class Migrations {
     public static void migrate(DataSource dataSource, Plan plan, boolean baseline, String where) {
         for (int attempt = 1; ; attempt++) {
             try {
-                try (Connection c = dataSource.getConnection()) {
-                    plan.restamp(c);
-                }
                 plan.configure(dataSource)
                         .baselineOnMigrate(baseline)
                         .baselineVersion("0")
                         .load()
                         .migrate();
                 return;
-            } catch (FlywayException | SQLException e) {
+            } catch (FlywayException e) {
                 if (attempt >= ATTEMPTS) {
                     throw new UnavailableException("cannot migrate the schema of " + where + ": " + e.getMessage(), e);
                 }

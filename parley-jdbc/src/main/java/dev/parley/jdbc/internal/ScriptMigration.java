@@ -14,19 +14,28 @@ import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
+import org.flywaydb.core.api.CoreMigrationType;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
 import org.flywaydb.core.api.migration.JavaMigration;
+import org.flywaydb.core.extensibility.MigrationType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Flyway migration made of SQL scripts that several databases share: each {@code ${name}} in a script is replaced by
- * the database's spelling of it (a column type, a clause), so a table is defined once for every database. The scripts
- * are class-path resources, read whole when the migration is built; their statements end with a semicolon at the end
- * of a line and hold none elsewhere, and lines that start with {@code --} are comments. Not API.
+ * the database's spelling of it (a column type, a clause), so a table is defined once for every database. Not API.
  *
- * <p>The checksum Flyway records is the CRC-32 of the statements as this database runs them, so a script edited after
- * a database ran it fails Flyway's validation of that database, as an edited SQL migration does. Thread-safe
- * (immutable).
+ * <p>The scripts are class-path resources, read whole when the migration is built. Their statements end with a
+ * semicolon at the end of a line; a line that starts with {@code --} is a comment. What this simple reading cannot
+ * split safely is refused when the migration is built: a semicolon followed by more text on its line, a
+ * {@code /*} comment, a dollar-quoted body.
+ *
+ * <p><b>History.</b> A migration that databases have run as a SQL file of a backend's own, before the tables were
+ * shared, is {@linkplain #recordedAs recorded as that file was}: type SQL and the file's checksum, so a database
+ * migrated by the file and one migrated by this migration have the same history, and either Parley version validates
+ * either database. Any other script migration is recorded as type JDBC with the checksum of its statements
+ * ({@link #contentChecksum()}). Either way the scripts must never change once released; a test pins
+ * {@link #contentChecksum()}. Thread-safe (immutable).
  */
 public final class ScriptMigration implements JavaMigration {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([a-z_]+)}");
@@ -34,21 +43,26 @@ public final class ScriptMigration implements JavaMigration {
     private final MigrationVersion version;
     private final String description;
     private final List<String> statements;
-    private final int checksum;
+    private final int contentChecksum;
+    private final @Nullable Integer recordedChecksum;
 
     /**
      * @param version the migration's version, as Flyway spells it ({@code "3"})
-     * @param description what Flyway records as its description ({@code "scoped tables"})
+     * @param description what Flyway records as its description ({@code "scoped tables"}): for a migration recorded as
+     *     a former file, that file's description
      * @param spelling the replacement of every placeholder the scripts use
+     * @param loader the class loader that sees every script (the backend's, which also sees parley-jdbc's)
      * @param scripts the class-path resource names of the scripts, run in this order
-     * @throws IllegalArgumentException if a script is missing or uses a placeholder {@code spelling} lacks
+     * @throws IllegalArgumentException if a script is missing, uses a placeholder {@code spelling} lacks, or holds
+     *     what the reading above cannot split
      */
-    public ScriptMigration(String version, String description, Map<String, String> spelling, String... scripts) {
+    public ScriptMigration(String version, String description, Map<String, String> spelling, ClassLoader loader,
+                           String... scripts) {
         this.version = MigrationVersion.fromVersion(version);
         this.description = Objects.requireNonNull(description, "description");
         List<String> all = new ArrayList<>();
         for (String script : scripts) {
-            all.addAll(statements(script, spelling));
+            all.addAll(statements(read(loader, script), script, spelling));
         }
         this.statements = List.copyOf(all);
         CRC32 crc = new CRC32();
@@ -56,28 +70,59 @@ public final class ScriptMigration implements JavaMigration {
             crc.update(statement.getBytes(StandardCharsets.UTF_8));
             crc.update('\n');
         }
-        this.checksum = (int) crc.getValue();
+        this.contentChecksum = (int) crc.getValue();
+        this.recordedChecksum = null;
     }
 
-    private static List<String> statements(String script, Map<String, String> spelling) {
-        String text;
-        try (InputStream in = ScriptMigration.class.getClassLoader().getResourceAsStream(script)) {
+    private ScriptMigration(ScriptMigration m, int recordedChecksum) {
+        this.version = m.version;
+        this.description = m.description;
+        this.statements = m.statements;
+        this.contentChecksum = m.contentChecksum;
+        this.recordedChecksum = recordedChecksum;
+    }
+
+    /**
+     * This migration as the SQL file it replaces was recorded: type SQL, with {@code checksum}, the checksum Flyway
+     * computed for that file (and recorded in the history of every database it migrated).
+     */
+    public ScriptMigration recordedAs(int checksum) {
+        return new ScriptMigration(this, checksum);
+    }
+
+    private static String read(ClassLoader loader, String script) {
+        try (InputStream in = loader.getResourceAsStream(script)) {
             if (in == null) {
                 throw new IllegalArgumentException("no migration script " + script + " on the class path");
             }
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the migration script " + script, e);
         }
+    }
+
+    private static List<String> statements(String text, String script, Map<String, String> spelling) {
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
         List<String> statements = new ArrayList<>();
         StringBuilder statement = new StringBuilder();
+        int number = 0;
         for (String line : text.split("\n", -1)) {
+            number++;
             String trimmed = line.strip();
             if (trimmed.isEmpty() || trimmed.startsWith("--")) {
                 continue;
             }
+            int semicolon = trimmed.indexOf(';');
+            if (trimmed.contains("/*") || trimmed.contains("$$")
+                    || (semicolon >= 0 && semicolon != trimmed.length() - 1)) {
+                throw new IllegalArgumentException("the migration script " + script + " line " + number
+                        + " holds a block comment, a dollar-quoted body or text after a semicolon, which a script"
+                        + " migration does not split: write it as a SQL migration of the backend");
+            }
             statement.append(statement.length() == 0 ? "" : "\n").append(line.stripTrailing());
-            if (trimmed.endsWith(";")) {
+            if (semicolon >= 0) {
                 statement.setLength(statement.length() - 1);
                 statements.add(replace(statement.toString(), spelling, script));
                 statement.setLength(0);
@@ -108,6 +153,11 @@ public final class ScriptMigration implements JavaMigration {
         return statements;
     }
 
+    /** The CRC-32 of {@link #statements()}, each followed by a line feed, as UTF-8. */
+    public int contentChecksum() {
+        return contentChecksum;
+    }
+
     @Override
     public MigrationVersion getVersion() {
         return version;
@@ -118,9 +168,16 @@ public final class ScriptMigration implements JavaMigration {
         return description;
     }
 
+    /** The checksum of the file this migration is {@linkplain #recordedAs recorded as}, else the content checksum. */
     @Override
     public Integer getChecksum() {
-        return checksum;
+        return recordedChecksum != null ? recordedChecksum : contentChecksum;
+    }
+
+    /** SQL for a migration {@linkplain #recordedAs recorded as} a former file, else JDBC. */
+    @Override
+    public MigrationType getType() {
+        return recordedChecksum != null ? CoreMigrationType.SQL : CoreMigrationType.JDBC;
     }
 
     @Override

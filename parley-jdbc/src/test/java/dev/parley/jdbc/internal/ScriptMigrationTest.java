@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Test;
 /** The shared table scripts: statements split at a line-ending semicolon, placeholders spelt, or a clear refusal. */
 class ScriptMigrationTest {
     static final String DIR = "dev/parley/jdbc/scripts/";
+    static final ClassLoader LOADER = ScriptMigrationTest.class.getClassLoader();
 
     @Test
     void statements_areSplitAtLineEndingSemicolons_withCommentsDropped_andPlaceholdersSpelt() {
-        ScriptMigration m = new ScriptMigration("7", "good", Map.of("text", "TEXT"), DIR + "good.sql");
+        ScriptMigration m = new ScriptMigration("7", "good", Map.of("text", "TEXT"), LOADER, DIR + "good.sql");
         assertThat(m.statements()).containsExactly("CREATE TABLE t (\n    a TEXT NOT NULL\n)",
                 "CREATE INDEX t_a ON t (a)");
         assertThat(m.getVersion().getVersion()).isEqualTo("7");
@@ -20,22 +21,49 @@ class ScriptMigrationTest {
 
     @Test
     void checksum_changesWithTheDatabasesSpelling() {
-        assertThat(new ScriptMigration("7", "good", Map.of("text", "TEXT"), DIR + "good.sql").getChecksum())
-                .isNotEqualTo(new ScriptMigration("7", "good", Map.of("text", "text"), DIR + "good.sql").getChecksum());
+        ScriptMigration upper = new ScriptMigration("7", "good", Map.of("text", "TEXT"), LOADER, DIR + "good.sql");
+        ScriptMigration lower = new ScriptMigration("7", "good", Map.of("text", "text"), LOADER, DIR + "good.sql");
+        assertThat(upper.getChecksum()).isNotEqualTo(lower.getChecksum());
     }
 
     @Test
     void placeholderTheDatabaseDoesNotSpell_isRefusedNamingItAndTheScript() {
-        assertThatThrownBy(() -> new ScriptMigration("7", "u", Map.of("text", "TEXT"), DIR + "unspelt.sql"))
+        assertThatThrownBy(() -> new ScriptMigration("7", "u", Map.of("text", "TEXT"), LOADER, DIR + "unspelt.sql"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("${blob}")
                 .hasMessageContaining("unspelt.sql");
     }
 
     @Test
     void scriptEndingInsideAStatement_orMissing_isRefused() {
-        assertThatThrownBy(() -> new ScriptMigration("7", "v", Map.of(), DIR + "unended.sql"))
+        assertThatThrownBy(() -> new ScriptMigration("7", "v", Map.of(), LOADER, DIR + "unended.sql"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ends inside a statement");
-        assertThatThrownBy(() -> new ScriptMigration("7", "w", Map.of(), DIR + "absent.sql"))
+        assertThatThrownBy(() -> new ScriptMigration("7", "w", Map.of(), LOADER, DIR + "absent.sql"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absent.sql");
+    }
+
+    @Test
+    void whatTheSplitterCannotSplit_isRefusedNamingTheLine() {
+        assertThatThrownBy(() -> new ScriptMigration("7", "w", Map.of(), LOADER, DIR + "two-on-a-line.sql"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two-on-a-line.sql line 1");
+        assertThatThrownBy(() -> new ScriptMigration("7", "d", Map.of(), LOADER, DIR + "dollar.sql"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dollar.sql line 1");
+    }
+
+    @Test
+    void byteOrderMark_isNotPartOfTheFirstStatement() {
+        assertThat(new ScriptMigration("7", "b", Map.of("text", "TEXT"), LOADER, DIR + "bom.sql").statements())
+                .containsExactly("CREATE TABLE y (a TEXT)");
+    }
+
+    @Test
+    void recordedAs_aFormerSqlFile_reportsItsTypeAndChecksum_andKeepsTheStatements() {
+        ScriptMigration m = new ScriptMigration("7", "good", Map.of("text", "TEXT"), LOADER, DIR + "good.sql");
+        ScriptMigration former = m.recordedAs(42);
+        assertThat(m.getType().name()).isEqualTo("JDBC");
+        assertThat(m.getChecksum()).isEqualTo(m.contentChecksum());
+        assertThat(former.getType().name()).isEqualTo("SQL");
+        assertThat(former.getChecksum()).isEqualTo(42);
+        assertThat(former.statements()).isEqualTo(m.statements());
+        assertThat(former.contentChecksum()).isEqualTo(m.contentChecksum());
     }
 }

@@ -1,0 +1,2 @@
+﻿-- with a byte order mark
+CREATE TABLE y (a ${text});
