@@ -1,16 +1,13 @@
 package dev.parley.cli;
 
-import dev.parley.core.store.Stores;
 import dev.parley.server.ServerConfig;
 import dev.parley.server.ServerMain;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code parley browse}: the session browser on a free loopback port, for one person on this machine: no tokens, no
@@ -24,19 +21,15 @@ final class BrowseCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
 
-    @Spec
-    CommandSpec spec;
-
     @Option(names = "--port", paramLabel = "N", description = "The TCP port (default: 0, a free one).")
     int port;
 
     @Override
     public Integer call() throws InterruptedException {
         ServerConfig config = ServerConfig.defaults().withPort(port);
-        spec.commandLine().getOut().println("browsing " + root.storeLabel());
-        spec.commandLine().getOut().flush();
-        ServerMain.serve(Stores.open(root.storeUri()), config, new PrintStream(System.out, true,
-                StandardCharsets.UTF_8), uri -> "session browser at " + uri + "/");
+        String browsing = "browsing " + root.storeLabel() + System.lineSeparator() + "session browser at ";
+        ServerMain.serve(root.storeUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
+                uri -> browsing + uri + "/");
         return 0;
     }
 }

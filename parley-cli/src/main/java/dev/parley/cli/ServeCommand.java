@@ -1,6 +1,5 @@
 package dev.parley.cli;
 
-import dev.parley.core.store.Stores;
 import dev.parley.server.ServerConfig;
 import dev.parley.server.ServerMain;
 import dev.parley.server.Tokens;
@@ -10,10 +9,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code parley serve}: the HTTP API over the store, until the process is stopped. */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
@@ -25,9 +22,6 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--port", paramLabel = "N", description = "The TCP port (default: ${DEFAULT-VALUE}; 0 for a free one).")
     int port = ServerConfig.DEFAULT_PORT;
@@ -50,10 +44,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         ServerConfig config = new ServerConfig(bind, port, all, maxBodyBytes,
                 ServerConfig.DEFAULT_EVENT_POLL_INTERVAL);
-        spec.commandLine().getOut().println("serving " + root.storeLabel());
-        spec.commandLine().getOut().flush();
-        ServerMain.serve(Stores.open(root.storeUri()), config, new PrintStream(System.out, true,
-                StandardCharsets.UTF_8));
+        // Nothing is announced before the server listens: a port in use fails first, with one line.
+        String serving = "serving " + root.storeLabel() + System.lineSeparator() + "listening on ";
+        ServerMain.serve(root.storeUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
+                uri -> serving + uri);
         return 0;
     }
 }

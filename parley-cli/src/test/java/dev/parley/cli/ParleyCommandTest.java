@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.json.Json;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,6 +166,23 @@ class ParleyCommandTest {
         }
         assertThat(missing).doesNotExist();
         assertThat(dir.resolve("typo")).doesNotExist();
+    }
+
+    /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */
+    @Test
+    void serveAndBrowse_onAPortInUse_failWithOneLine_beforeAnnouncingOrCreatingTheStore() throws Exception {
+        Path db = dir.resolve("s.db");
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            String port = String.valueOf(taken.getLocalPort());
+            for (String command : List.of("serve", "browse")) {
+                CliRun run = parley("--store", "sqlite:" + db, command, "--port", port);
+                assertThat(run.exit()).as(command).isEqualTo(7);
+                assertThat(run.err()).as(command).isEqualTo("parley: cannot listen on 127.0.0.1:" + port
+                        + ": Address already in use" + System.lineSeparator());
+                assertThat(run.out()).as(command).isEmpty();
+            }
+        }
+        assertThat(db).doesNotExist();
     }
 
     @Test

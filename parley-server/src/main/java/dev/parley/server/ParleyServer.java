@@ -10,6 +10,10 @@ import dev.parley.server.internal.Signals;
 import dev.parley.server.browser.Browser;
 import io.javalin.Javalin;
 import io.javalin.http.staticfiles.Location;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
 import java.util.Objects;
@@ -76,6 +80,27 @@ public final class ParleyServer implements AutoCloseable {
         LOG.info("parley server on http://{}:{} serving {} ({} tokens)", config.bind(), app.port(), store.uri(),
                 tokens.size());
         return new ParleyServer(app, signals, config.bind());
+    }
+
+    /**
+     * Checks, without starting a server, that one with {@code config} could listen now: binds its address and port and
+     * lets go at once, so that a caller can fail before it opens a store or announces anything. The port may still be
+     * taken before {@link #start} binds it, which {@code start} reports the same way. Port 0 (a free one) always passes.
+     *
+     * @throws UnavailableException if the port is taken or the address is not one of this machine's
+     */
+    public static void checkCanListen(ServerConfig config) {
+        Objects.requireNonNull(config, "config");
+        if (config.port() == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true); // as Jetty binds: a port whose old connections linger in TIME_WAIT is free
+            socket.bind(new InetSocketAddress(InetAddress.getByName(config.bind()), config.port()));
+        } catch (IOException e) {
+            throw new UnavailableException("cannot listen on " + config.bind() + ":" + config.port() + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     /** The port the server listens on. */

@@ -2,6 +2,7 @@ package dev.parley.server;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.ParleyException;
+import dev.parley.core.UnavailableException;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import java.nio.file.Path;
@@ -48,8 +49,7 @@ public final class ServerMain {
         if (store == null) {
             throw new InvalidInputException("--store URI is required");
         }
-        config = config.withTokens(tokens);
-        serve(Stores.open(store), config, System.out);
+        serve(store, config.withTokens(tokens), System.out, uri -> "listening on " + uri);
     }
 
     private static long number(String option, String value) {
@@ -67,6 +67,20 @@ public final class ServerMain {
      */
     public static void serve(Store store, ServerConfig config, java.io.PrintStream out) throws InterruptedException {
         serve(store, config, out, uri -> "listening on " + uri);
+    }
+
+    /**
+     * Serves the store at {@code storeUri} until the JVM ends, like {@link #serve(Store, ServerConfig,
+     * java.io.PrintStream, java.util.function.Function)}; first checks that the server can listen, so that a port in
+     * use fails before the store is opened (or created) and before anything is announced.
+     *
+     * @throws UnavailableException if the server cannot listen
+     * @throws ParleyException if the store cannot be opened
+     */
+    public static void serve(String storeUri, ServerConfig config, java.io.PrintStream out,
+                             java.util.function.Function<java.net.URI, String> announce) throws InterruptedException {
+        ParleyServer.checkCanListen(config);
+        serve(Stores.open(storeUri), config, out, announce);
     }
 
     /**
