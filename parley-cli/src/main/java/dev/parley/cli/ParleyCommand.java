@@ -39,8 +39,8 @@ import picocli.CommandLine.ScopeType;
 public final class ParleyCommand implements Callable<Integer> {
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "URI",
-            description = "The store: sqlite:PATH, jsonl:DIR, postgres:JDBC-URL, memory: or null: (default: the embedded SQLite store, "
-                    + "sqlite:$PARLEY_HOME/parley.db).",
+            description = "The store: sqlite:PATH, jsonl:DIR, postgres:JDBC-URL, remote:URL, memory: or null: (default:"
+                    + " the embedded SQLite store, sqlite:$PARLEY_HOME/parley.db).",
             defaultValue = "${sys:parley.store:-__DEFAULT__}")
     String store;
 

@@ -29,7 +29,8 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--bind", paramLabel = "ADDR", description = "The address to listen on (default: ${DEFAULT-VALUE}).")
     String bind = ServerConfig.DEFAULT_BIND;
 
-    @Option(names = "--tokens", paramLabel = "FILE", description = "Bearer tokens, one TOKEN=SCOPE per line.")
+    @Option(names = "--tokens", paramLabel = "FILE", description = "Bearer tokens, one TOKEN=SCOPE per line; a token is"
+            + " 16 or more characters, without spaces, '=' or ','.")
     @Nullable Path tokens;
 
     @Option(names = "--max-body-bytes", paramLabel = "N",

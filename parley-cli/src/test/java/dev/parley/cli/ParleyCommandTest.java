@@ -3,7 +3,11 @@ package dev.parley.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.store.Stores;
 import dev.parley.json.Json;
+import dev.parley.tck.MessageLogHarness;
+import dev.parley.tck.MessageLogScenarios;
+import dev.parley.tck.Scenario;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The command line, run in-process against real SQLite and JSONL stores in a temporary directory. */
 class ParleyCommandTest {
@@ -194,6 +199,26 @@ class ParleyCommandTest {
         assertThat(parley("--store", "null:", "sessions").exit()).isEqualTo(9);
         assertThat(parley("frobnicate").exit()).isEqualTo(2);
         assertThat(parley("--help").out()).contains("import").contains("sessions").contains("export");
+    }
+
+    /** Regression: the README and --help fell behind the code (backup, restore, remote:, ML-15…ML-18). */
+    @Test
+    void readmeAndHelp_nameEveryCommand_scheme_andScenario() throws Exception {
+        String readme = Files.readString(Path.of("../README.md"));
+        for (String command : new CommandLine(new ParleyCommand()).getSubcommands().keySet()) {
+            if (!command.equals("help")) {
+                assertThat(readme).as("the README's command table").contains("| `parley " + command);
+            }
+        }
+        String help = parley("--help").out();
+        for (String scheme : Stores.providers().keySet()) {
+            if (!scheme.equals(new ForgetfulStoreProvider().scheme())) { // a test store
+                assertThat(help).as("--store in --help").contains(" " + scheme + ":");
+            }
+        }
+        List<Scenario<MessageLogHarness>> log = MessageLogScenarios.all();
+        Scenario<MessageLogHarness> last = log.get(log.size() - 1);
+        assertThat(readme).contains("`" + last.id() + " " + last.name() + "`");
     }
 
     @Test
