@@ -149,4 +149,19 @@ class RemoteCommandsTest {
         assertThat(parley("--store", "sqlite:" + dir.resolve("fallback.db"), "sessions").out())
                 .doesNotContain("on-server");
     }
+
+    /** A command whose calls fell back ends with one line that says so, where they went and how to follow up. */
+    @Test
+    void import_whileTheServerIsDown_endsSayingItFellBack() throws Exception {
+        Path file = dir.resolve("chat.json");
+        java.nio.file.Files.writeString(file, "[{\"role\":\"user\",\"content\":\"hi\"}]");
+        String uri = remote("&parley.timeout=1000");
+        server.close();
+
+        Run run = parley("--store", uri, "import", file.toString());
+
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.err().lines().filter(l -> l.contains("of this command fell back")).toList()).singleElement()
+                .asString().contains("fallback.db").contains("remote status");
+    }
 }
