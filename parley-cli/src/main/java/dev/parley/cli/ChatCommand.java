@@ -197,9 +197,13 @@ final class ChatCommand implements Callable<Integer> {
             say(announce, "session " + chosen);
         } else if (createNew) {
             chosen = new SessionId(session);
+            long fellBack = root.fallbacks();
             if (catalog.isPresent() && catalog.get().find(chosen).isPresent()) {
                 throw new AlreadyExistsException("session " + chosen + " already exists in " + root.storeLabel()
                         + "; leave out --new to resume it");
+            }
+            if (root.fallbacks() > fellBack) { // the server may hold it: a copy started here would fork it
+                throw root.noSession(session, fellBack);
             }
             say(announce, "new session " + chosen);
         } else if (catalog.isEmpty()) {

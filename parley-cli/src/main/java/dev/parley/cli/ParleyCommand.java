@@ -6,12 +6,14 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.ParleyException;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
+import dev.parley.remote.RemoteStore;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -107,6 +109,7 @@ public final class ParleyCommand implements Callable<Integer> {
      */
     SessionId resolveSession(String text) {
         SessionCatalog catalog = catalog();
+        long fellBack = fallbacks();
         if (Ids.isValid(text) && catalog.find(new SessionId(text)).isPresent()) {
             return new SessionId(text);
         }
@@ -114,16 +117,35 @@ public final class ParleyCommand implements Callable<Integer> {
         Ids.requireValid("session id", text);
         List<SessionId> matches = catalog.findByPrefix(text, 6);
         if (matches.isEmpty()) {
-            throw new NotFoundException("no session " + text + " in " + storeLabel());
+            throw noSession(text, fellBack);
         }
         if (matches.size() > 1) {
             throw new InvalidInputException("'" + text + "' matches several sessions: " + matches
                     + (matches.size() > 5 ? " …" : "") + "; give more of the id");
         }
         if (catalog.find(matches.get(0)).isEmpty()) {
-            throw new NotFoundException("no session " + text + " in " + storeLabel());
+            throw noSession(text, fellBack);
         }
         return matches.get(0);
+    }
+
+    /** How many calls of a {@code remote:} store have fallen back so far (0 for any other store). */
+    long fallbacks() {
+        return opened instanceof RemoteStore remote ? remote.stats().fallbacks() : 0;
+    }
+
+    /**
+     * That no session {@code text} was found — or, when a lookup since {@code fallbacksBefore} ({@link #fallbacks()})
+     * fell back because the server did not answer, that the server could not be asked: it may hold the session, and a
+     * session of that id started in the fallback store would be refused at replay.
+     */
+    ParleyException noSession(String text, long fallbacksBefore) {
+        if (fallbacks() > fallbacksBefore) {
+            return new UnavailableException("cannot tell whether session " + text + " exists: " + storeLabel()
+                    + " did not answer and its fallback store has no such session; retry when the server is back"
+                    + " (parley" + storeOption() + " remote status)", null);
+        }
+        return new NotFoundException("no session " + text + " in " + storeLabel());
     }
 
     void closeStore() {
@@ -149,6 +171,14 @@ public final class ParleyCommand implements Callable<Integer> {
         try {
             return cli.execute(args);
         } finally {
+            long fellBack = root.fallbacks();
+            if (fellBack > 0 && root.opened instanceof RemoteStore remote) {
+                // the per-call warnings scroll away in a long import: the command ends saying where its work went
+                err.println("warning: " + fellBack + (fellBack == 1 ? " call" : " calls") + " of this command fell back"
+                        + " to " + Stores.redact(remote.settings().fallbackUri()) + " because " + root.storeLabel()
+                        + " did not answer; writes are replayed to it when it does (parley" + root.storeOption()
+                        + " remote status)");
+            }
             try {
                 root.closeStore();
             } catch (RuntimeException e) {

@@ -126,4 +126,42 @@ class RemoteCommandsTest {
         assertThat(up.exit()).isZero();
         assertThat(up.out()).contains("(answers)", "pending    0 ");
     }
+
+    /**
+     * With the server down, a session the fallback store lacks is not reported missing ("pass --new", exit 3): the
+     * server may hold it, and a copy started locally would be refused at replay. It is "unavailable" (exit 7), and
+     * {@code --new} with that id is refused the same way.
+     */
+    @Test
+    void chat_sessionOnTheServer_whileTheServerIsDown_isUnavailableNotMissing() {
+        append("on-server", "hello");
+        String uri = remote("&parley.timeout=1000");
+        server.close();
+
+        Run show = parley("--store", uri, "show", "on-server");
+        Run chat = parley("--store", uri, "chat", "on-server", "--prompt", "hi");
+        Run chatNew = parley("--store", uri, "chat", "on-server", "--new", "--prompt", "hi");
+
+        for (Run run : List.of(show, chat, chatNew)) {
+            assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(7);
+            assertThat(run.err()).contains("cannot tell whether session on-server exists").doesNotContain("--new");
+        }
+        assertThat(parley("--store", "sqlite:" + dir.resolve("fallback.db"), "sessions").out())
+                .doesNotContain("on-server");
+    }
+
+    /** A command whose calls fell back ends with one line that says so, where they went and how to follow up. */
+    @Test
+    void import_whileTheServerIsDown_endsSayingItFellBack() throws Exception {
+        Path file = dir.resolve("chat.json");
+        java.nio.file.Files.writeString(file, "[{\"role\":\"user\",\"content\":\"hi\"}]");
+        String uri = remote("&parley.timeout=1000");
+        server.close();
+
+        Run run = parley("--store", uri, "import", file.toString());
+
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.err().lines().filter(l -> l.contains("of this command fell back")).toList()).singleElement()
+                .asString().contains("fallback.db").contains("remote status");
+    }
 }

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 
 /**
  * Parley's tables in a PostgreSQL database, versioned by Flyway migrations (SQL files under
- * {@code dev/parley/postgres/migration} and the table scripts every database shares) and recorded in
+ * {@code dev/parley/postgres/schema/versions} and the table scripts every database shares) and recorded in
  * {@value #HISTORY_TABLE}. A host may let a store apply them on
  * start ({@link PostgresStore.Builder#migrate(boolean)}) or run {@link #migrate} itself, e.g. from a deployment job
  * with a more privileged role; either way a database whose schema is newer than the code is refused.
@@ -27,7 +27,12 @@ public final class PostgresSchema {
     /** Flyway's history table for Parley's migrations. */
     public static final String HISTORY_TABLE = Migrations.HISTORY_TABLE;
     private static final String HISTORY_EXISTS = "SELECT to_regclass('" + HISTORY_TABLE + "') IS NOT NULL";
-    static final String LOCATION = "classpath:dev/parley/postgres/migration";
+    /**
+     * The SQL migrations' location. Not {@code dev/parley/postgres/migration}, where v1 and v2 were SQL files until
+     * the tables were shared: a build tree of that time keeps them among its compiled resources, and Flyway would find
+     * them twice.
+     */
+    static final String LOCATION = "classpath:dev/parley/postgres/schema/versions";
     /**
      * PostgreSQL's spelling of the shared table scripts: ids in {@code COLLATE "C"}, which makes their order byte
      * order on every server locale; JSON as {@code json}, not {@code jsonb}, which would normalise the exact text away

@@ -208,4 +208,46 @@ class RemoteFallbackTest {
             backend.close();
         }
     }
+
+    /**
+     * A replay the server refuses for this client's credentials (401: no token) is not a verdict on the writes: they
+     * stay pending, not filed as conflicts, and go through once a token the server takes is given.
+     */
+    @Test
+    void replayRefusedForCredentials_keepsTheWritesPending_notConflicts() throws Exception {
+        Store backend = Stores.open("sqlite:" + dir.resolve("server.db"));
+        ServerConfig withTokens = ServerConfig.defaults()
+                .withTokens(dev.parley.server.Tokens.of(java.util.Map.of("token-of-the-client-0123", "default")));
+        ParleyServer server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
+        int port = server.port();
+        server.close(); // the server is down: the writes fall back
+        String uri = TestServers.remote("http://127.0.0.1:" + port, dir, "&parley.timeout=1000&parley.replay=600000");
+        try (Store store = Stores.open(uri)) {
+            RemoteStore remote = (RemoteStore) store;
+            Events events = new Events();
+            remote.addListener(events);
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("one")), Usage.ZERO);
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("two")), Usage.ZERO);
+            assertThat(remote.stats().pending()).isEqualTo(2);
+
+            server = ParleyServer.start(backend, withTokens.withPort(port)); // back, now asking for a token
+            SyncReport refused = remote.sync();
+
+            assertThat(refused.replayed()).isZero();
+            assertThat(refused.conflicts()).isZero();
+            assertThat(refused.pending()).isEqualTo(2);
+            assertThat(refused.stoppedBy()).contains("401");
+            assertThat(events.conflicts).isEmpty();
+            assertThat(remote.stats().conflicts()).isZero();
+            assertThat(backend.log().load(SESSION, null)).isEmpty();
+        }
+        try (Store store = Stores.open(uri + "&parley.token=token-of-the-client-0123")) {
+            assertThat(((RemoteStore) store).sync()).isEqualTo(new SyncReport(2, 0, 0, null));
+            assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+                    .containsExactly("one", "two");
+        } finally {
+            server.close();
+            backend.close();
+        }
+    }
 }

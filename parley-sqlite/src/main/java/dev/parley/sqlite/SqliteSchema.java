@@ -26,7 +26,12 @@ import org.sqlite.SQLiteConfig;
 final class SqliteSchema {
     /** The highest migration version this code ships. A test checks it against the migration files. */
     static final int CURRENT_VERSION = 4;
-    static final String LOCATION = "classpath:dev/parley/sqlite/migration";
+    /**
+     * The SQL migrations' location. Not {@code dev/parley/sqlite/migration}, where v3 was a SQL file until the tables
+     * were shared: a build tree of that time keeps the file among its compiled resources, and Flyway would find v3
+     * twice.
+     */
+    static final String LOCATION = "classpath:dev/parley/sqlite/schema/versions";
     private static final String HISTORY_EXISTS = "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table'"
             + " AND name = '" + Migrations.HISTORY_TABLE + "'";
     /** SQLite's spelling of the shared table scripts: ids compare by their bytes (BINARY, the default collation). */

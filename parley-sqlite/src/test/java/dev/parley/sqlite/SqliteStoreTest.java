@@ -250,6 +250,20 @@ class SqliteStoreTest {
         return url;
     }
 
+    /**
+     * A build tree from before the shared tables keeps the former {@code V3__scoped_tables.sql} in its compiled
+     * resources (an incremental build does not delete it; this module's test resources hold such a copy): a new file
+     * still migrates, instead of failing with "more than one migration with version 3".
+     */
+    @Test
+    void open_withTheFormerV3FileLeftInTheBuildTree_migrates() throws Exception {
+        assertThat(getClass().getClassLoader().getResource("dev/parley/sqlite/migration/V3__scoped_tables.sql"))
+                .as("the stale copy is on the class path").isNotNull();
+        Path file = dir.resolve("after-an-incremental-build.db");
+        Stores.open("sqlite:" + file).close();
+        assertThat(SqliteSchema.inspect(file, "test")).isEqualTo(SqliteSchema.CURRENT_VERSION);
+    }
+
     @Test
     void open_v3FileMigratedByTheFormerSqlFile_isMigratedToTheCurrentVersion() throws Exception {
         Path file = dir.resolve("former-v3.db");

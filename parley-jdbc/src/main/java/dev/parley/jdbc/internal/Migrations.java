@@ -72,7 +72,7 @@ public final class Migrations {
      * A backend's migrations: the SQL migrations Flyway finds at a class-path location, and the migrations made of
      * scripts every database shares ({@link ScriptMigration}).
      *
-     * @param location the Flyway location of the SQL migrations ({@code classpath:dev/parley/sqlite/migration})
+     * @param location the Flyway location of the SQL migrations ({@code classpath:dev/parley/sqlite/schema/versions})
      */
     public record Plan(String location, List<ScriptMigration> scripts) {
         public Plan {

@@ -194,7 +194,9 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Replays every pending write to the server, in order, until one meets an outage.
+     * Replays every pending write to the server, in order, until one meets an outage or the server refuses this
+     * client's credentials (both leave it and the rest pending). A write the server refuses otherwise is filed as a
+     * conflict: it stays in the fallback store and the conflicts file, and the replay goes on.
      *
      * @return what was replayed, refused and left pending
      */
@@ -214,6 +216,10 @@ public final class Node implements AutoCloseable {
                         l.replayed(op.label());
                     }
                 } catch (Outage e) {
+                    return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
+                } catch (CredentialsRefused e) { // not a verdict on the write: it waits for credentials the server takes
+                    LOG.warn("remote store {}: the replay stopped, the server refused this client's credentials; {}"
+                            + " writes stay pending: {}", settings.server(), pending.size() - i, e.getMessage());
                     return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
                 } catch (ParleyException e) {
                     journal.conflict(op, e.stableCode() + ": " + e.getMessage());

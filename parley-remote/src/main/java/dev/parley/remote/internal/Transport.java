@@ -88,6 +88,7 @@ public final class Transport {
      * @param scope the scope to name, or null for the token's (or the server's default)
      * @return the answer's JSON, {@link NullNode} for an answer without a body
      * @throws Outage if the server did not answer (see {@link Outage}); the breaker counts it
+     * @throws CredentialsRefused if the server refused the caller's credentials (HTTP 401 or 403)
      * @throws ParleyException the error the server answered with, of the type it raised
      */
     public JsonNode send(Request request, @Nullable String scope) {
@@ -124,6 +125,10 @@ public final class Transport {
             throw outage;
         }
         breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        if (status == 401 || status == 403) {
+            throw new CredentialsRefused(request + " was refused with HTTP " + status
+                    + (json == null ? "" : ": " + json.path("detail").asText("")));
+        }
         if (status >= 400) {
             if (json != null && code.isPresent()) {
                 throw Problems.toException(json, request.toString());
