@@ -318,7 +318,7 @@ final class ClaudeCodeFormat {
         return o;
     }
 
-    /** The lines of an agent's entries in Claude Code form. */
+    /** The lines of an agent's entries in Claude Code form; each entry written is told to {@code notes}. */
     static List<String> export(List<Entry> entries, ExportContext ctx, ExportNotes notes) {
         List<String> out = new ArrayList<>(entries.size());
         Reparenting parents = new Reparenting();
@@ -332,8 +332,7 @@ final class ClaudeCodeFormat {
             parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
-            } else {
-                notes.leftOut(Exporter.describe(e) + " (no form in claude-code)", Exporter.typeOf(e));
+                notes.wrote(e.id());
             }
         }
         return out;

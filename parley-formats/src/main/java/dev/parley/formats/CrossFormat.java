@@ -47,13 +47,32 @@ final class CrossFormat {
     static final String BRANCH_PREAMBLE =
             "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
 
-    /** The converted conversation of an agent. */
+    /**
+     * The converted conversation of an agent. The records it came from are told to {@code notes} as written, and
+     * without {@code full} the history before the latest compaction as cut.
+     */
     static List<ExportedMessage> conversation(SessionId session, List<Entry> entries, AgentId agent, Format target,
                                               boolean full, ExportNotes notes) {
         Map<EntryId, Entry> byId = new HashMap<>();
         entries.forEach(e -> byId.put(e.id(), e));
-        List<ConversationItem> items = full ? fullHistory(session, entries, agent)
-                : active(session, entries, agent, byId, notes);
+        List<ConversationItem> items;
+        Entry compaction = null;
+        if (full) {
+            items = fullHistory(session, entries, agent);
+        } else {
+            LoadedConversation c = ConversationBuilder.build(session, entries, agent, ConversationOptions.AS_WRITTEN);
+            items = withDangling(c);
+            compaction = lastCompaction(c, byId);
+        }
+        Set<EntryId> written = records(items, entries, agent);
+        written.forEach(notes::wrote);
+        if (compaction != null) {
+            for (EntryId id : records(fullHistory(session, entries, agent), entries, agent)) {
+                if (!written.contains(id)) {
+                    notes.cut(id, compaction.id());
+                }
+            }
+        }
         List<ExportedMessage> out = new ArrayList<>();
         for (ConversationItem item : items) {
             Message m = mapRole(item.message(), target, notes);
@@ -71,22 +90,30 @@ final class CrossFormat {
         return mergeAssistants(out);
     }
 
-    private static List<ConversationItem> active(SessionId session, List<Entry> entries, AgentId agent,
-                                                 Map<EntryId, Entry> byId, ExportNotes notes) {
-        LoadedConversation c = ConversationBuilder.build(session, entries, agent, ConversationOptions.AS_WRITTEN);
-        List<ConversationItem> items = withDangling(c);
-        Entry compaction = lastCompaction(c, byId);
-        if (compaction != null) {
-            Set<EntryId> kept = new HashSet<>();
-            items.forEach(i -> kept.add(i.entry()));
-            long before = entries.stream().filter(e -> e.agentId().equals(agent) && e.seq() < compaction.seq()
-                    && e.payload() instanceof Message && !kept.contains(e.id())).count();
-            if (before > 0) {
-                notes.note("cut " + before + " messages before the compaction at entry " + compaction.id()
-                        + " (the conversation a model sees now); --full exports the whole history");
+    /**
+     * The records of the agent that items came from: each item's entry, and the records of a split response that the
+     * conversation merged into one message (assistant records of its response id whose blocks it carries).
+     */
+    private static Set<EntryId> records(List<ConversationItem> items, List<Entry> entries, AgentId agent) {
+        Set<EntryId> out = new HashSet<>();
+        Map<String, List<Message>> responses = new HashMap<>();
+        for (ConversationItem i : items) {
+            if (i.entry() != null) {
+                out.add(i.entry());
+            }
+            Message m = i.message();
+            if (m.role().equals(Role.ASSISTANT) && m.responseId() != null) {
+                responses.computeIfAbsent(m.responseId(), k -> new ArrayList<>()).add(m);
             }
         }
-        return items;
+        for (Entry e : entries) {
+            if (e.agentId().equals(agent) && e.payload() instanceof Message m && m.role().equals(Role.ASSISTANT)
+                    && m.responseId() != null && responses.getOrDefault(m.responseId(), List.of()).stream()
+                    .anyMatch(merged -> merged.content().containsAll(m.content()))) {
+                out.add(e.id());
+            }
+        }
+        return out;
     }
 
     private static List<ConversationItem> withDangling(LoadedConversation c) {

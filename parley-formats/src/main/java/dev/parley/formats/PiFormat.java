@@ -449,7 +449,10 @@ final class PiFormat {
         return out;
     }
 
-    /** The lines of an agent's entries in pi form, with a header first when the entries do not start with one. */
+    /**
+     * The lines of an agent's entries in pi form, with a header first when the entries do not start with one; each
+     * entry written is told to {@code notes}.
+     */
     static List<String> export(List<Entry> entries, ExportContext ctx, Instant createdAt, ExportNotes notes) {
         List<String> out = new ArrayList<>(entries.size() + 1);
         boolean hasHeader = !entries.isEmpty() && isPi(entries.get(0)) && entries.get(0).payload()
@@ -469,8 +472,7 @@ final class PiFormat {
             parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
-            } else {
-                notes.leftOut(Exporter.describe(e) + " (no form in pi)", Exporter.typeOf(e));
+                notes.wrote(e.id());
             }
         }
         return out;
