@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  *       them to a model; any other role is left out.</li>
  *   <li><b>Blocks.</b> Provider items of another format, and reasoning the target cannot take back (chat
  *       completions have none; Anthropic needs its own signature; Responses its own encrypted content) are left
- *       out. Tool results carried inside another message are moved into a tool message of their own.</li>
+ *       out, and for Aider, whose history is Markdown text, every block but text. Tool results carried inside
+ *       another message are moved into a tool message of their own.</li>
  *   <li><b>Tool pairing.</b> Every result answers a call of the assistant message right before it (results of
  *       several calls may follow one message); a call that no result answers before the next message, a call
  *       without an id and a result that answers no call are left out.</li>
@@ -224,6 +225,12 @@ final class CrossFormat {
                 notes.leftOut("provider items (no form in " + target + ")", p.type());
             } else if (b instanceof ContentBlock.Thinking t && !keepsThinking(m, t, target)) {
                 notes.leftOut("reasoning blocks (" + target + " cannot take them back)", "reasoning");
+            } else if (target == Format.AIDER && !(b instanceof ContentBlock.Text)) {
+                // an Aider history is Markdown text: a tool's calls and output are the assistant's and user's words
+                notes.leftOut(blockKind(b) + " (no form in aider)", b instanceof ContentBlock.ToolCall c ? c.name()
+                        : b instanceof ContentBlock.ToolResult r ? r.callId()
+                        : b instanceof ContentBlock.Image i && i.mediaType() != null ? i.mediaType()
+                        : b instanceof ContentBlock.File f && f.mediaType() != null ? f.mediaType() : "unknown type");
             } else if (b instanceof ContentBlock.ToolCall c && c.id() == null) {
                 notes.leftOut("tool calls without an id", c.name());
             } else if (b instanceof ContentBlock.Text t && t.text().isEmpty() && target == Format.ANTHROPIC_MESSAGES) {
@@ -250,6 +257,12 @@ final class CrossFormat {
             return m;
         }
         return m.toBuilder().content(kept).build();
+    }
+
+    /** How a content block is counted in a note: {@code tool calls}, {@code images}… */
+    private static String blockKind(ContentBlock b) {
+        return b instanceof ContentBlock.ToolCall ? "tool calls" : b instanceof ContentBlock.ToolResult ? "tool results"
+                : b instanceof ContentBlock.Image ? "images" : b instanceof ContentBlock.File ? "files" : "blocks";
     }
 
     /** {@code data:} URLs as inline images (Anthropic takes base64 data, not data URLs). */

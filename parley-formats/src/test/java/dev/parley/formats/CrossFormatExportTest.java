@@ -114,6 +114,25 @@ class CrossFormatExportTest {
                 .anyMatch(n -> n.startsWith("cut " + cut + " messages before the compaction at entry "));
     }
 
+    /** An Aider history is Markdown text: the tool calls and results a conversion drops from it are counted. */
+    @Test
+    void toolCallsAndResultsInAnAiderExport_areNamedInTheNotes() throws Exception {
+        Store store = MemoryStore.open();
+        Recorder r = new Recorder();
+        new Importer(store, IdGenerator.uuidV7()).importPaths(List.of(SAMPLES.resolve(
+                "rollout-2025-10-01T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl")), null, r);
+        SessionId session = r.sessions.get(0).session();
+        List<Message> messages = store.log().load(session, null).stream().map(Entry::message)
+                .filter(java.util.Objects::nonNull).toList();
+        long calls = messages.stream().mapToLong(m -> m.toolCalls().size()).sum();
+        long results = messages.stream().mapToLong(m -> m.toolResults().size()).sum();
+        assertThat(calls).isPositive();
+        assertThat(results).isPositive();
+        assertThat(new Exporter(store).export(session, Format.AIDER, null, true).notes())
+                .anyMatch(n -> n.startsWith("left out " + calls + " tool calls (no form in aider) ("))
+                .anyMatch(n -> n.startsWith("left out " + results + " tool results (no form in aider) ("));
+    }
+
     List<String> checkAll(List<Path> paths, Recorder r) throws Exception {
         Store store = MemoryStore.open();
         new Importer(store, IdGenerator.uuidV7()).importPaths(paths, null, r);
