@@ -62,9 +62,18 @@ final class ClaudeCodeFormat {
                 || "file-history-snapshot".equals(type) || "queue-operation".equals(type);
     }
 
-    /** Reads a file and works out its session and agent. */
+    /**
+     * Reads a file and works out its session and agent.
+     *
+     * @throws SourceFileException if a line is not a JSON object, or no record is a Claude Code record (a file of
+     *     another kind, read as Claude Code because that format was forced)
+     */
     static ClaudeFile read(Path file, List<ImportProblem> warnings) {
         List<JsonLines.Line> lines = JsonLines.read(file, warnings);
+        if (lines.stream().noneMatch(l -> looksLike(l.node()) || l.node().has("uuid"))) {
+            throw SourceFileException.notOfTheFormat(file, lines.isEmpty() ? 0 : lines.get(0).number(),
+                    "a Claude Code session file has records with a \"uuid\", \"sessionId\" or \"parentUuid\"");
+        }
         for (JsonLines.Line l : lines) {
             for (String key : new String[] {"sessionId", "uuid", "parentUuid", "agentId"}) {
                 JsonNode v = l.node().get(key);

@@ -54,7 +54,7 @@ final class PiFormat {
     static ParsedSession read(Path file, List<ImportProblem> warnings) {
         List<JsonLines.Line> lines = JsonLines.read(file, warnings);
         if (lines.isEmpty() || !looksLike(lines.get(0).node())) {
-            throw new SourceFileException(file, lines.isEmpty() ? 0 : lines.get(0).number(),
+            throw SourceFileException.notOfTheFormat(file, lines.isEmpty() ? 0 : lines.get(0).number(),
                     "a pi session file starts with a {\"type\":\"session\"} header");
         }
         ObjectNode header = lines.get(0).node();
