@@ -243,5 +243,11 @@ class ParleyCommandTest {
         CliRun wrongFormat = parley("--store", store, "import", "--format", "claude-code", dir.resolve("in").toString());
         assertThat(wrongFormat.exit()).isEqualTo(2);
         assertThat(wrongFormat.err()).contains("the file is a pi transcript");
+        write("random.json", "{\"foo\":1}");
+        CliRun noClaudeRecords = parley("--store", store, "import", "--format", "claude-code",
+                dir.resolve("random.json").toString());
+        assertThat(noClaudeRecords.exit()).isEqualTo(2);
+        assertThat(noClaudeRecords.err()).contains("--format claude-code does not fit: a Claude Code session file")
+                .contains("0 sessions imported, 0 updated, 0 unchanged, 1 failed");
     }
 }

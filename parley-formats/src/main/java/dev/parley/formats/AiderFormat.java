@@ -102,7 +102,7 @@ final class AiderFormat {
             afterBlank = blank;
         }
         if (sessions.isEmpty()) {
-            throw new SourceFileException(file, 0, "an Aider chat history has a \"" + HEADER.strip() + "\" line");
+            throw SourceFileException.notOfTheFormat(file, 0, "an Aider chat history has a \"" + HEADER.strip() + "\" line");
         }
         List<ParsedSession> out = new ArrayList<>(sessions.size());
         String path = file.toAbsolutePath().normalize().toString();

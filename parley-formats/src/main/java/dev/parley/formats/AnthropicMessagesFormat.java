@@ -47,7 +47,7 @@ final class AnthropicMessagesFormat {
 
     static ParsedSession read(Path file, JsonNode doc) {
         if (!doc.isObject() || !doc.path("messages").isArray()) {
-            throw new SourceFileException(file, 0, "an Anthropic Messages request is an object with \"messages\"");
+            throw SourceFileException.notOfTheFormat(file, 0, "an Anthropic Messages request is an object with \"messages\"");
         }
         String model = JsonSupport.text(doc, "model");
         List<NewEntry> entries = new ArrayList<>();

@@ -62,9 +62,18 @@ final class ClaudeCodeFormat {
                 || "file-history-snapshot".equals(type) || "queue-operation".equals(type);
     }
 
-    /** Reads a file and works out its session and agent. */
+    /**
+     * Reads a file and works out its session and agent.
+     *
+     * @throws SourceFileException if a line is not a JSON object, or no record is a Claude Code record (a file of
+     *     another kind, read as Claude Code because that format was forced)
+     */
     static ClaudeFile read(Path file, List<ImportProblem> warnings) {
         List<JsonLines.Line> lines = JsonLines.read(file, warnings);
+        if (lines.stream().noneMatch(l -> looksLike(l.node()) || l.node().has("uuid"))) {
+            throw SourceFileException.notOfTheFormat(file, lines.isEmpty() ? 0 : lines.get(0).number(),
+                    "a Claude Code session file has records with a \"uuid\", \"sessionId\" or \"parentUuid\"");
+        }
         for (JsonLines.Line l : lines) {
             for (String key : new String[] {"sessionId", "uuid", "parentUuid", "agentId"}) {
                 JsonNode v = l.node().get(key);
@@ -318,7 +327,7 @@ final class ClaudeCodeFormat {
         return o;
     }
 
-    /** The lines of an agent's entries in Claude Code form. */
+    /** The lines of an agent's entries in Claude Code form; each entry written is told to {@code notes}. */
     static List<String> export(List<Entry> entries, ExportContext ctx, ExportNotes notes) {
         List<String> out = new ArrayList<>(entries.size());
         Reparenting parents = new Reparenting();
@@ -332,8 +341,7 @@ final class ClaudeCodeFormat {
             parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
-            } else {
-                notes.leftOut(Exporter.describe(e) + " (no form in claude-code)", Exporter.typeOf(e));
+                notes.wrote(e.id());
             }
         }
         return out;

@@ -47,7 +47,7 @@ final class CodexFormat {
     static ParsedSession read(Path file, List<ImportProblem> warnings) {
         List<JsonLines.Line> lines = JsonLines.read(file, warnings);
         if (lines.isEmpty() || !looksLike(lines.get(0).node())) {
-            throw new SourceFileException(file, lines.isEmpty() ? 0 : lines.get(0).number(),
+            throw SourceFileException.notOfTheFormat(file, lines.isEmpty() ? 0 : lines.get(0).number(),
                     "a Codex rollout starts with a {\"type\":\"session_meta\",\"payload\":…} record");
         }
         String sessionId = null;

@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  *       them to a model; any other role is left out.</li>
  *   <li><b>Blocks.</b> Provider items of another format, and reasoning the target cannot take back (chat
  *       completions have none; Anthropic needs its own signature; Responses its own encrypted content) are left
- *       out. Tool results carried inside another message are moved into a tool message of their own.</li>
+ *       out, and for Aider, whose history is Markdown text, every block but text. Tool results carried inside
+ *       another message are moved into a tool message of their own.</li>
  *   <li><b>Tool pairing.</b> Every result answers a call of the assistant message right before it (results of
  *       several calls may follow one message); a call that no result answers before the next message, a call
  *       without an id and a result that answers no call are left out.</li>
@@ -47,13 +48,32 @@ final class CrossFormat {
     static final String BRANCH_PREAMBLE =
             "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
 
-    /** The converted conversation of an agent. */
+    /**
+     * The converted conversation of an agent. The records it came from are told to {@code notes} as written, and
+     * without {@code full} the history before the latest compaction as cut.
+     */
     static List<ExportedMessage> conversation(SessionId session, List<Entry> entries, AgentId agent, Format target,
                                               boolean full, ExportNotes notes) {
         Map<EntryId, Entry> byId = new HashMap<>();
         entries.forEach(e -> byId.put(e.id(), e));
-        List<ConversationItem> items = full ? fullHistory(session, entries, agent)
-                : active(session, entries, agent, byId, notes);
+        List<ConversationItem> items;
+        Entry compaction = null;
+        if (full) {
+            items = fullHistory(session, entries, agent);
+        } else {
+            LoadedConversation c = ConversationBuilder.build(session, entries, agent, ConversationOptions.AS_WRITTEN);
+            items = withDangling(c);
+            compaction = lastCompaction(c, byId);
+        }
+        Set<EntryId> written = records(items, entries, agent);
+        written.forEach(notes::wrote);
+        if (compaction != null) {
+            for (EntryId id : records(fullHistory(session, entries, agent), entries, agent)) {
+                if (!written.contains(id)) {
+                    notes.cut(id, compaction.id());
+                }
+            }
+        }
         List<ExportedMessage> out = new ArrayList<>();
         for (ConversationItem item : items) {
             Message m = mapRole(item.message(), target, notes);
@@ -71,22 +91,30 @@ final class CrossFormat {
         return mergeAssistants(out);
     }
 
-    private static List<ConversationItem> active(SessionId session, List<Entry> entries, AgentId agent,
-                                                 Map<EntryId, Entry> byId, ExportNotes notes) {
-        LoadedConversation c = ConversationBuilder.build(session, entries, agent, ConversationOptions.AS_WRITTEN);
-        List<ConversationItem> items = withDangling(c);
-        Entry compaction = lastCompaction(c, byId);
-        if (compaction != null) {
-            Set<EntryId> kept = new HashSet<>();
-            items.forEach(i -> kept.add(i.entry()));
-            long before = entries.stream().filter(e -> e.agentId().equals(agent) && e.seq() < compaction.seq()
-                    && e.payload() instanceof Message && !kept.contains(e.id())).count();
-            if (before > 0) {
-                notes.note("cut " + before + " messages before the compaction at entry " + compaction.id()
-                        + " (the conversation a model sees now); --full exports the whole history");
+    /**
+     * The records of the agent that items came from: each item's entry, and the records of a split response that the
+     * conversation merged into one message (assistant records of its response id whose blocks it carries).
+     */
+    private static Set<EntryId> records(List<ConversationItem> items, List<Entry> entries, AgentId agent) {
+        Set<EntryId> out = new HashSet<>();
+        Map<String, List<Message>> responses = new HashMap<>();
+        for (ConversationItem i : items) {
+            if (i.entry() != null) {
+                out.add(i.entry());
+            }
+            Message m = i.message();
+            if (m.role().equals(Role.ASSISTANT) && m.responseId() != null) {
+                responses.computeIfAbsent(m.responseId(), k -> new ArrayList<>()).add(m);
             }
         }
-        return items;
+        for (Entry e : entries) {
+            if (e.agentId().equals(agent) && e.payload() instanceof Message m && m.role().equals(Role.ASSISTANT)
+                    && m.responseId() != null && responses.getOrDefault(m.responseId(), List.of()).stream()
+                    .anyMatch(merged -> merged.content().containsAll(m.content()))) {
+                out.add(e.id());
+            }
+        }
+        return out;
     }
 
     private static List<ConversationItem> withDangling(LoadedConversation c) {
@@ -197,6 +225,12 @@ final class CrossFormat {
                 notes.leftOut("provider items (no form in " + target + ")", p.type());
             } else if (b instanceof ContentBlock.Thinking t && !keepsThinking(m, t, target)) {
                 notes.leftOut("reasoning blocks (" + target + " cannot take them back)", "reasoning");
+            } else if (target == Format.AIDER && !(b instanceof ContentBlock.Text)) {
+                // an Aider history is Markdown text: a tool's calls and output are the assistant's and user's words
+                notes.leftOut(blockKind(b) + " (no form in aider)", b instanceof ContentBlock.ToolCall c ? c.name()
+                        : b instanceof ContentBlock.ToolResult r ? r.callId()
+                        : b instanceof ContentBlock.Image i && i.mediaType() != null ? i.mediaType()
+                        : b instanceof ContentBlock.File f && f.mediaType() != null ? f.mediaType() : "unknown type");
             } else if (b instanceof ContentBlock.ToolCall c && c.id() == null) {
                 notes.leftOut("tool calls without an id", c.name());
             } else if (b instanceof ContentBlock.Text t && t.text().isEmpty() && target == Format.ANTHROPIC_MESSAGES) {
@@ -223,6 +257,12 @@ final class CrossFormat {
             return m;
         }
         return m.toBuilder().content(kept).build();
+    }
+
+    /** How a content block is counted in a note: {@code tool calls}, {@code images}… */
+    private static String blockKind(ContentBlock b) {
+        return b instanceof ContentBlock.ToolCall ? "tool calls" : b instanceof ContentBlock.ToolResult ? "tool results"
+                : b instanceof ContentBlock.Image ? "images" : b instanceof ContentBlock.File ? "files" : "blocks";
     }
 
     /** {@code data:} URLs as inline images (Anthropic takes base64 data, not data URLs). */

@@ -63,8 +63,11 @@ public final class Exporter {
      * What an export wrote, and what it left out.
      *
      * @param text the exported text, ending with a newline
-     * @param notes one line per kind of thing a converting export left out or cut ({@code left out 14 reasoning
-     *     blocks (…)}, {@code cut 587 messages before the compaction…}); empty when nothing was
+     * @param notes one line per kind of thing a converting export left out or cut: records with no form in the
+     *     target ({@code left out 1103 custom records (no form in codex) (…)}) or on branches a conversation does not
+     *     follow, content of the records it wrote ({@code left out 14 reasoning blocks (…)}), and history before a
+     *     compaction ({@code cut 587 messages before the compaction…}). With the records written, the records they
+     *     count are all of the agent's; empty when nothing was left out
      */
     public record Result(String text, List<String> notes) {
         public Result {
@@ -105,28 +108,35 @@ public final class Exporter {
         AgentId a = resolve(agent, agents, session);
         ExportContext ctx = new ExportContext(session, sourceSessionId(info), a);
         List<Entry> mine = ofAgent(entries, a);
-        ExportNotes notes = new ExportNotes();
+        ExportNotes notes = new ExportNotes(format);
         boolean own = !mine.isEmpty() && mine.stream().allMatch(e -> e.source() != null
                 && format.cliName().equals(e.source().format()));
+        boolean exact = switch (format) {
+            case CLAUDE_CODE, PI -> false; // record by record: their own records exact, the others converted
+            case OPENAI_CHAT, ANTHROPIC_MESSAGES -> format.cliName().equals(importFormat(info));
+            default -> own;
+        };
         String text = switch (format) {
             case CLAUDE_CODE -> lines(ClaudeCodeFormat.export(mine, ctx, notes));
             case PI -> lines(PiFormat.export(mine, ctx, info.createdAt(), notes));
-            case CODEX -> lines(own ? CodexFormat.exportOwn(mine) : CodexFormat.exportConverted(
+            case CODEX -> lines(exact ? CodexFormat.exportOwn(mine) : CodexFormat.exportConverted(
                     CrossFormat.conversation(session, entries, a, format, full, notes), ctx, info.createdAt(),
                     model(session, entries, a)));
-            case AIDER -> own ? AiderFormat.exportOwn(mine) : AiderFormat.exportConverted(
+            case AIDER -> exact ? AiderFormat.exportOwn(mine) : AiderFormat.exportConverted(
                     CrossFormat.conversation(session, entries, a, format, full, notes), info.createdAt());
-            case OPENAI_RESPONSES -> pretty(own ? OpenAiResponsesFormat.exact(mine, sourceFields(info, format))
+            case OPENAI_RESPONSES -> pretty(exact ? OpenAiResponsesFormat.exact(mine, sourceFields(info, format))
                     : OpenAiResponsesFormat.document(CrossFormat.conversation(session, entries, a, format, full, notes),
                     null, model(session, entries, a)));
-            case GEMINI -> pretty(own ? GeminiFormat.exact(mine, sourceFields(info, format))
+            case GEMINI -> pretty(exact ? GeminiFormat.exact(mine, sourceFields(info, format))
                     : GeminiFormat.document(CrossFormat.conversation(session, entries, a, format, full, notes),
                     ctx.sourceSessionId(), info.createdAt()));
-            case OPENAI_CHAT, ANTHROPIC_MESSAGES -> format.cliName().equals(importFormat(info))
-                    ? document(info, entries, a, format)
+            case OPENAI_CHAT, ANTHROPIC_MESSAGES -> exact ? document(info, entries, a, format)
                     : convertedDocument(info, entries, a, format, full, notes);
             case PARLEY -> throw new IllegalStateException("handled above");
         };
+        if (!exact) {
+            notes.account(mine);
+        }
         return new Result(text, notes.lines());
     }
 
@@ -142,21 +152,6 @@ public final class Exporter {
         ObjectNode doc = format == Format.OPENAI_CHAT ? OpenAiChatFormat.document(messages, model)
                 : AnthropicMessagesFormat.document(messages, null, model);
         return pretty(doc);
-    }
-
-    /** How a left-out entry is counted: {@code custom records}, {@code model changes}… */
-    static String describe(Entry e) {
-        return switch (e.payload().kind()) {
-            case CUSTOM -> "custom records";
-            case MESSAGE -> "messages";
-            default -> e.payload().kind().name().toLowerCase().replace('_', ' ') + " entries";
-        };
-    }
-
-    /** The type named in a report of a left-out entry. */
-    static String typeOf(Entry e) {
-        return e.payload() instanceof dev.parley.core.model.EntryPayload.Custom c ? c.customType()
-                : e.payload().kind().name().toLowerCase();
     }
 
     private static @Nullable String importFormat(SessionInfo info) {

@@ -53,7 +53,7 @@ final class GeminiFormat {
 
     static ParsedSession read(Path file, JsonNode doc) {
         if (!looksLike(doc)) {
-            throw new SourceFileException(file, 0, "a Gemini CLI session is an object with \"sessionId\" and \"messages\"");
+            throw SourceFileException.notOfTheFormat(file, 0, "a Gemini CLI session is an object with \"sessionId\" and \"messages\"");
         }
         String sessionId = JsonSupport.text(doc, "sessionId");
         SourceIds.checkSafe(sessionId, "sessionId", file, 0);

@@ -108,7 +108,9 @@ public final class Importer {
      * skipped except {@code .aider.chat.history.md}; Markdown that is not an Aider history is passed over silently).
      *
      * @param paths files or directories
-     * @param forced the format to assume for every file, or null to detect each file's from its content
+     * @param forced the format to assume for every file, or null to detect each file's from its content; a file it
+     *     does not fit (a transcript of another format, a file of none) is rejected, the problem saying
+     *     {@code --format F does not fit: …}
      * @param listener receives each session's result and each problem
      * @return the number of files rejected
      */
@@ -193,7 +195,9 @@ public final class Importer {
                     case AIDER -> work.addAll(AiderFormat.read(file));
                 }
             } catch (SourceFileException e) {
-                listener.problem(e.problem());
+                ImportProblem p = e.problem();
+                listener.problem(forced != null && e.isNotOfTheFormat() ? ImportProblem.fatal(p.file(), p.line(),
+                        "--format " + forced.cliName() + " does not fit: " + p.message()) : p);
                 rejected++;
             } catch (ParleyException | UncheckedIOException e) {
                 // invalid content the model refuses (a blank role, a record that cannot be stored): this file only

@@ -82,7 +82,7 @@ final class OpenAiChatFormat {
     static List<ParsedSession> read(Path file, JsonNode doc) {
         List<Conversation> conversations = conversations(doc);
         if (conversations == null) {
-            throw new SourceFileException(file, 0, "no OpenAI chat messages found (expected an array of messages, "
+            throw SourceFileException.notOfTheFormat(file, 0, "no OpenAI chat messages found (expected an array of messages, "
                     + "an object with \"messages\", or an array of conversations)");
         }
         boolean many = conversations.size() > 1 || doc.isArray() && conversations.get(0).holder() != null;

@@ -39,7 +39,7 @@ final class OpenAiResponsesFormat {
 
     static ParsedSession read(Path file, JsonNode doc) {
         if (!looksLike(doc)) {
-            throw new SourceFileException(file, 0, "a Responses API conversation is an object with an \"input\" item list");
+            throw SourceFileException.notOfTheFormat(file, 0, "a Responses API conversation is an object with an \"input\" item list");
         }
         List<NewEntry> entries = new ArrayList<>();
         EntryId parent = null;

@@ -63,7 +63,7 @@ final class ParleyFormat {
     static ParsedSession read(Path file, List<ImportProblem> warnings) {
         List<JsonLines.Line> lines = JsonLines.read(file, warnings);
         if (lines.isEmpty() || !looksLike(lines.get(0).node())) {
-            throw new SourceFileException(file, 1, "a Parley export starts with a {\"type\":\"session\"} header");
+            throw SourceFileException.notOfTheFormat(file, 1, "a Parley export starts with a {\"type\":\"session\"} header");
         }
         ObjectNode header = lines.get(0).node();
         String location = file + ":" + lines.get(0).number();

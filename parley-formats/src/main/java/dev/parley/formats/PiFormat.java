@@ -54,7 +54,7 @@ final class PiFormat {
     static ParsedSession read(Path file, List<ImportProblem> warnings) {
         List<JsonLines.Line> lines = JsonLines.read(file, warnings);
         if (lines.isEmpty() || !looksLike(lines.get(0).node())) {
-            throw new SourceFileException(file, lines.isEmpty() ? 0 : lines.get(0).number(),
+            throw SourceFileException.notOfTheFormat(file, lines.isEmpty() ? 0 : lines.get(0).number(),
                     "a pi session file starts with a {\"type\":\"session\"} header");
         }
         ObjectNode header = lines.get(0).node();
@@ -449,7 +449,10 @@ final class PiFormat {
         return out;
     }
 
-    /** The lines of an agent's entries in pi form, with a header first when the entries do not start with one. */
+    /**
+     * The lines of an agent's entries in pi form, with a header first when the entries do not start with one; each
+     * entry written is told to {@code notes}.
+     */
     static List<String> export(List<Entry> entries, ExportContext ctx, Instant createdAt, ExportNotes notes) {
         List<String> out = new ArrayList<>(entries.size() + 1);
         boolean hasHeader = !entries.isEmpty() && isPi(entries.get(0)) && entries.get(0).payload()
@@ -469,8 +472,7 @@ final class PiFormat {
             parents.note(e, record != null);
             if (record != null) {
                 out.add(Json.write(record));
-            } else {
-                notes.leftOut(Exporter.describe(e) + " (no form in pi)", Exporter.typeOf(e));
+                notes.wrote(e.id());
             }
         }
         return out;

@@ -9,15 +9,34 @@ public final class SourceFileException extends InvalidInputException {
 
     private final transient Path file;
     private final int line;
+    private final boolean notOfTheFormat;
 
     public SourceFileException(Path file, int line, String message) {
         this(file, line, message, null);
     }
 
     public SourceFileException(Path file, int line, String message, Throwable cause) {
+        this(file, line, message, cause, false);
+    }
+
+    private SourceFileException(Path file, int line, String message, Throwable cause, boolean notOfTheFormat) {
         super(file + (line > 0 ? ":" + line : "") + ": " + message, cause);
         this.file = file;
         this.line = line;
+        this.notOfTheFormat = notOfTheFormat;
+    }
+
+    /**
+     * The file is not of the format being read — {@code shape} says what that format's files look like — rather than
+     * a broken file of it; a forced format reports it as {@code --format F does not fit: shape}.
+     */
+    static SourceFileException notOfTheFormat(Path file, int line, String shape) {
+        return new SourceFileException(file, line, shape, null, true);
+    }
+
+    /** Whether the file is not of the format being read (see {@link #notOfTheFormat}). */
+    boolean isNotOfTheFormat() {
+        return notOfTheFormat;
     }
 
     /** The file. */

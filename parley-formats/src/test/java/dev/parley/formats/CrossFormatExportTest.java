@@ -3,7 +3,16 @@ package dev.parley.formats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
+import dev.parley.core.SessionId;
+import dev.parley.core.conversation.ConversationBuilder;
+import dev.parley.core.conversation.ConversationOptions;
+import dev.parley.core.conversation.LoadedConversation;
+import dev.parley.core.model.Entry;
+import dev.parley.core.model.EntryPayload;
+import dev.parley.core.model.Message;
 import dev.parley.core.store.MemoryStore;
 import dev.parley.core.store.Store;
 import dev.parley.json.Json;
@@ -12,14 +21,20 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every cross-format export of every transcript — the real ones in {@code ../shared/data/transcripts} and the samples
  * of this module — is acceptable to the target API's message rules ({@link ApiRules}); the log formats (Claude Code,
- * pi, Aider) import back without an error. Both the active conversation and the whole history ({@code --full}).
+ * pi, Aider) import back without an error; and its notes account for the records it did not write
+ * ({@link #unaccounted}). Both the active conversation and the whole history ({@code --full}).
  */
 class CrossFormatExportTest {
     static final Path SAMPLES = Path.of("src/test/resources/transcripts");
@@ -64,6 +79,60 @@ class CrossFormatExportTest {
         assertThat(checkAll(List.of(SAMPLES), new Recorder())).isEmpty();
     }
 
+    /**
+     * A conversation is one path of the tree: exporting pi's branched session, the messages of the branches it left
+     * are counted (with or without {@code --full}), and without {@code --full} the history before the compaction is
+     * counted as cut. The expected counts come from the session's path, as the core reads it.
+     */
+    @Test
+    void messagesOnOtherBranches_andHistoryBeforeTheCompaction_areCountedInTheNotes() throws Exception {
+        Store store = MemoryStore.open();
+        Recorder r = new Recorder();
+        new Importer(store, IdGenerator.uuidV7()).importPaths(
+                List.of(RealTranscripts.dir().resolve("pi-v3/pi-mono-before-compaction.branched.v3.jsonl")), null, r);
+        SessionId session = r.sessions.get(0).session();
+        List<Entry> records = store.log().load(session, null);
+        LoadedConversation active = ConversationBuilder.build(session, records, AgentId.MAIN,
+                ConversationOptions.AS_WRITTEN);
+        Set<EntryId> onPath = new HashSet<>(active.path());
+        Set<EntryId> inActive = new HashSet<>();
+        active.items().forEach(i -> inActive.add(i.entry()));
+        inActive.add(active.danglingUserEntry());
+        long offPath = records.stream().filter(e -> conversational(e) && !onPath.contains(e.id())).count();
+        long cut = records.stream().filter(e -> conversational(e) && onPath.contains(e.id())
+                && !inActive.contains(e.id())).count();
+        assertThat(offPath).isPositive();
+        assertThat(cut).isPositive();
+
+        Exporter exporter = new Exporter(store);
+        assertThat(exporter.export(session, Format.GEMINI, null, true).notes())
+                .anyMatch(n -> n.startsWith("left out " + offPath + " messages on other branches "
+                        + "(a gemini conversation is one path of the tree)"))
+                .noneMatch(n -> n.startsWith("cut "));
+        assertThat(exporter.export(session, Format.GEMINI, null, false).notes())
+                .anyMatch(n -> n.startsWith("left out " + offPath + " messages on other branches "))
+                .anyMatch(n -> n.startsWith("cut " + cut + " messages before the compaction at entry "));
+    }
+
+    /** An Aider history is Markdown text: the tool calls and results a conversion drops from it are counted. */
+    @Test
+    void toolCallsAndResultsInAnAiderExport_areNamedInTheNotes() throws Exception {
+        Store store = MemoryStore.open();
+        Recorder r = new Recorder();
+        new Importer(store, IdGenerator.uuidV7()).importPaths(List.of(SAMPLES.resolve(
+                "rollout-2025-10-01T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl")), null, r);
+        SessionId session = r.sessions.get(0).session();
+        List<Message> messages = store.log().load(session, null).stream().map(Entry::message)
+                .filter(java.util.Objects::nonNull).toList();
+        long calls = messages.stream().mapToLong(m -> m.toolCalls().size()).sum();
+        long results = messages.stream().mapToLong(m -> m.toolResults().size()).sum();
+        assertThat(calls).isPositive();
+        assertThat(results).isPositive();
+        assertThat(new Exporter(store).export(session, Format.AIDER, null, true).notes())
+                .anyMatch(n -> n.startsWith("left out " + calls + " tool calls (no form in aider) ("))
+                .anyMatch(n -> n.startsWith("left out " + results + " tool results (no form in aider) ("));
+    }
+
     List<String> checkAll(List<Path> paths, Recorder r) throws Exception {
         Store store = MemoryStore.open();
         new Importer(store, IdGenerator.uuidV7()).importPaths(paths, null, r);
@@ -73,7 +142,9 @@ class CrossFormatExportTest {
         List<String> bad = new ArrayList<>();
         int checked = 0;
         for (ImportResult s : r.sessions) {
+            List<Entry> entries = store.log().load(s.session(), null);
             for (ImportResult.Agent a : s.agents()) {
+                List<Entry> records = entries.stream().filter(e -> e.agentId().equals(a.agent())).toList();
                 List<String> cut = List.of();
                 for (Format target : Format.values()) {
                     if (target == s.format() || target == Format.PARLEY) {
@@ -93,6 +164,9 @@ class CrossFormatExportTest {
                         for (String v : violations(target, out.text())) {
                             bad.add(where + v);
                         }
+                        for (String v : unaccounted(records, target, full, out)) {
+                            bad.add(where + v);
+                        }
                         checked++;
                     }
                 }
@@ -100,6 +174,75 @@ class CrossFormatExportTest {
         }
         assertThat(checked).isGreaterThan(0);
         return bad.size() > 40 ? bad.subList(0, 40) : bad;
+    }
+
+    static final Pattern NO_FORM = Pattern.compile("left out (\\d+) (.+) \\(no form in ([a-z-]+)\\)( \\(.*\\))?");
+
+    /**
+     * What an export's notes fail to account for, kind by kind. A record the target has no form for is named in a
+     * {@code left out N <kind> (no form in <target>)} note with the count of its kind: for a conversation format every
+     * record that is not part of a conversation (a message, a branch summary, a compaction's summary); for the log
+     * formats (Claude Code, pi: one record per line, with the record's id) every record missing from the output, and
+     * those keep every message. The whole history ({@code --full}) cuts nothing.
+     */
+    static List<String> unaccounted(List<Entry> records, Format target, boolean full, Exporter.Result out)
+            throws Exception {
+        boolean log = target == Format.CLAUDE_CODE || target == Format.PI;
+        Set<String> written = new HashSet<>();
+        if (log) {
+            for (JsonNode line : RealTranscriptRoundTripTest.parseLines(out.text())) {
+                written.add(line.path(target == Format.PI ? "id" : "uuid").asText());
+            }
+        }
+        Map<String, Integer> expected = new TreeMap<>();
+        List<String> bad = new ArrayList<>();
+        for (Entry e : records) {
+            boolean leftOut = log ? !written.contains(e.id().value()) : !conversational(e);
+            if (leftOut && log && e.payload() instanceof Message) {
+                bad.add("message " + e.id() + " is missing from the log");
+            }
+            if (leftOut) {
+                expected.merge(kind(e), 1, Integer::sum);
+            }
+        }
+        Map<String, Integer> noted = new TreeMap<>();
+        for (String note : out.notes()) {
+            Matcher m = NO_FORM.matcher(note);
+            if (m.matches() && m.group(3).equals(target.cliName())) {
+                noted.merge(m.group(2), Integer.parseInt(m.group(1)), Integer::sum);
+            }
+            if (full && note.startsWith("cut ")) {
+                bad.add("the whole history cut records: " + note);
+            }
+        }
+        noted.forEach((kind, n) -> {
+            boolean recordKind = kind.equals("custom records") || kind.equals("messages") || kind.endsWith(" entries");
+            if (recordKind && !expected.containsKey(kind)) {
+                bad.add("the notes name " + n + " " + kind + " with no form there, but there are none: " + out.notes());
+            }
+        });
+        expected.forEach((kind, n) -> {
+            if (!n.equals(noted.get(kind))) {
+                bad.add(n + " " + kind + " with no form there, but the notes say " + noted.getOrDefault(kind, 0)
+                        + ": " + out.notes());
+            }
+        });
+        return bad;
+    }
+
+    /** Whether a record is part of a conversation where it lies: a message, a branch summary, a compaction's summary. */
+    static boolean conversational(Entry e) {
+        return e.payload() instanceof Message || e.payload() instanceof EntryPayload.BranchSummary
+                || e.payload() instanceof EntryPayload.Compaction c && c.summary() != null;
+    }
+
+    /** A record's kind as the notes name it. */
+    static String kind(Entry e) {
+        return switch (e.payload().kind()) {
+            case CUSTOM -> "custom records";
+            case MESSAGE -> "messages";
+            default -> e.payload().kind().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " entries";
+        };
     }
 
     List<String> violations(Format target, String text) throws Exception {
@@ -127,8 +270,14 @@ class CrossFormatExportTest {
         };
     }
 
-    /** A log format's export imports back without an error. */
+    /**
+     * A log format's export imports back without an error. An empty Claude Code export (a session of nothing Claude
+     * Code has a form for, as an Aider history's output alone) is no file to import: the notes say why it is empty.
+     */
     List<String> reimport(Format target, String text) throws Exception {
+        if (text.isEmpty()) {
+            return List.of();
+        }
         Path file = Files.createTempFile(tmp, "export", target == Format.AIDER ? ".md" : ".jsonl");
         Files.writeString(file, text);
         Recorder r = new Recorder();

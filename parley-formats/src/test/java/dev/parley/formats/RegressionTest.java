@@ -188,6 +188,41 @@ class RegressionTest {
         assertThat(r.problems).singleElement().satisfies(p -> assertThat(p.fatal()).isFalse());
     }
 
+    /**
+     * {@code --format claude-code} took any file of JSON objects for a session: {@code {"foo":1}} (or an empty file)
+     * was stored as a session of 1 entry and 0 messages, where pi, Codex or the chat formats refuse it. Every forced
+     * format now refuses a file it does not fit, and says so the same way.
+     */
+    @Test
+    void forcedClaudeCodeFormat_storedAFileOfNoClaudeCodeRecordsAsASession() throws Exception {
+        Path random = write("in/random.json", "{\"foo\":1}\n");
+        Path empty = write("in/empty.jsonl", "");
+        Store store = MemoryStore.open();
+        Recorder claude = importForced(store, Format.CLAUDE_CODE, random);
+        assertThat(claude.sessions).isEmpty();
+        assertThat(store.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+        assertThat(claude.fatal()).singleElement().satisfies(p -> assertThat(p.describe()).isEqualTo(random
+                + ":1: --format claude-code does not fit: a Claude Code session file has records with a \"uuid\", "
+                + "\"sessionId\" or \"parentUuid\""));
+        for (Format forced : Format.values()) {
+            for (Path file : List.of(random, empty)) {
+                Recorder r = importForced(store, forced, file);
+                String as = file.getFileName() + " as " + forced;
+                assertThat(r.sessions).as(as).isEmpty();
+                assertThat(r.fatal()).as(as).singleElement().satisfies(p -> assertThat(p.message()).as(as)
+                        .matches(file == empty ? "--format " + forced + " does not fit: .*|not valid JSON: .*"
+                                : "--format " + forced + " does not fit: .*"));
+            }
+        }
+        assertThat(store.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+    }
+
+    static Recorder importForced(Store store, Format forced, Path file) {
+        Recorder r = new Recorder();
+        new Importer(store, IdGenerator.uuidV7()).importPaths(List.of(file), forced, r);
+        return r;
+    }
+
     @Test
     void malformedFileInADirectory_isAnError_notASkip() throws Exception {
         write("d/broken.jsonl", "{\"type\": oops\n");
