@@ -173,6 +173,21 @@ class ParleyCommandTest {
         assertThat(dir.resolve("typo")).doesNotExist();
     }
 
+    /** Regression: a bare path as --store said the URI "has no scheme" without naming the URI meant. */
+    @Test
+    void storeGivenAsABarePath_suggestsTheLikelyUri() throws Exception {
+        Path db = dir.resolve("x.db");
+        CliRun file = parley("--store", db.toString(), "sessions");
+        assertThat(file.exit()).isEqualTo(2);
+        assertThat(file.err()).contains("has no scheme").contains("did you mean sqlite:" + db + "?");
+        Path directory = Files.createDirectories(dir.resolve("sessions"));
+        CliRun folder = parley("--store", directory.toString(), "sessions");
+        assertThat(folder.exit()).isEqualTo(2);
+        assertThat(folder.err()).contains("did you mean jsonl:" + directory + "?");
+        assertThat(parley("--store", "nonsense", "sessions").err()).doesNotContain("did you mean");
+        assertThat(db).doesNotExist();
+    }
+
     /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */
     @Test
     void serveAndBrowse_onAPortInUse_failWithOneLine_beforeAnnouncingOrCreatingTheStore() throws Exception {
