@@ -14,9 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -186,6 +188,21 @@ class ParleyCommandTest {
         assertThat(folder.err()).contains("did you mean jsonl:" + directory + "?");
         assertThat(parley("--store", "nonsense", "sessions").err()).doesNotContain("did you mean");
         assertThat(db).doesNotExist();
+    }
+
+    /** Regression: a read on sqlite: without a path said "no store at sqlite:" (exit 3) while a write said it needs a path. */
+    @Test
+    void storeUriWithoutAPath_isIncomplete_forReadsAsForWrites() {
+        for (String[] uriAndWant : List.of(new String[] {"sqlite:", "sqlite: needs a file path"},
+                new String[] {"jsonl:", "jsonl: needs a directory"})) {
+            for (String[] command : List.of(new String[] {"sessions"}, new String[] {"import", dir.toString()})) {
+                CliRun run = parley(Stream.concat(Stream.of("--store", uriAndWant[0]), Arrays.stream(command))
+                        .toArray(String[]::new));
+                assertThat(run.exit()).as(uriAndWant[0] + " " + command[0]).isEqualTo(2);
+                assertThat(run.err()).as(uriAndWant[0] + " " + command[0]).contains(uriAndWant[1])
+                        .doesNotContain("no store at");
+            }
+        }
     }
 
     /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */
