@@ -205,6 +205,28 @@ class ParleyCommandTest {
         }
     }
 
+    /** Regression: a write to sqlite:/nonexistent/dir/x.db created the missing directories of a mistyped path. */
+    @Test
+    void storeInAMissingDirectory_isRefused_andNoDirectoryIsCreated() throws Exception {
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-00000000000a", 1).strip());
+        Path missing = dir.resolve("nonexistent").resolve("dir");
+        for (String uri : List.of("sqlite:" + missing.resolve("x.db"), "jsonl:" + missing.resolve("store"))) {
+            for (String[] command : List.of(new String[] {"import", dir.resolve("in").toString()},
+                    new String[] {"restore", "--from", dir.resolve("in").toString()})) {
+                CliRun run = parley(Stream.concat(Stream.of("--store", uri), Arrays.stream(command))
+                        .toArray(String[]::new));
+                assertThat(run.exit()).as(uri + " " + command[0]).isEqualTo(2);
+                assertThat(run.err()).as(uri + " " + command[0]).contains("cannot create the store " + uri
+                        + ": the directory " + missing + " does not exist");
+            }
+        }
+        assertThat(dir.resolve("nonexistent")).doesNotExist();
+        // the file (or directory) itself is still created in a directory that exists
+        assertThat(parley("--store", "sqlite:" + dir.resolve("x.db"), "import", dir.resolve("in").toString()).exit())
+                .isZero();
+        assertThat(dir.resolve("x.db")).isRegularFile();
+    }
+
     /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */
     @Test
     void serveAndBrowse_onAPortInUse_failWithOneLine_beforeAnnouncingOrCreatingTheStore() throws Exception {
