@@ -197,7 +197,7 @@ public final class ParleyCommand implements Callable<Integer> {
             long fellBack = root.fallbacks();
             if (fellBack > 0 && root.opened instanceof RemoteStore remote) {
                 // the per-call warnings scroll away in a long import: the command ends saying where its work went
-                err.println("warning: " + fellBack + (fellBack == 1 ? " call" : " calls") + " of this command fell back"
+                err.println("warning: " + Terminal.count(fellBack, "call", "calls") + " of this command fell back"
                         + " to " + Stores.redact(remote.settings().fallbackUri()) + " because " + root.storeLabel()
                         + " did not answer; writes are replayed to it when it does (parley" + root.storeOption()
                         + " remote status)");

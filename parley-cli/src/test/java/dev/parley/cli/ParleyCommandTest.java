@@ -227,6 +227,24 @@ class ParleyCommandTest {
         assertThat(dir.resolve("x.db")).isRegularFile();
     }
 
+    /** Regression: counts of one read "1 entries, 1 messages" (import, show, tree). */
+    @Test
+    void countsOfOne_areSingular() throws Exception {
+        String id = "0199a1b2-c3d4-7e5f-8a9b-00000000000c";
+        write("one/s.jsonl", "{\"type\":\"session\",\"version\":3,\"id\":\"" + id
+                + "\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}",
+                "{\"type\":\"message\",\"id\":\"00000000\",\"parentId\":null,\"timestamp\":\"2025-01-01T00:00:01.000Z\","
+                        + "\"message\":{\"role\":\"user\",\"content\":\"q\",\"timestamp\":1735689601000}}");
+        String store = "sqlite:" + dir.resolve("p.db");
+        CliRun imported = parley("--store", store, "import", dir.resolve("one").toString());
+        assertThat(imported.exit()).as(imported.err()).isZero();
+        assertThat(imported.out()).contains("1 agent, 2 entries, 1 message  ");
+        assertThat(imported.err()).contains("parley: 1 session imported, 0 updated, 0 unchanged, 0 failed; 1 message;");
+        assertThat(parley("--store", store, "show", id).out()).contains("· 0 messages"); // a dangling prompt; 0 is plural
+        assertThat(parley("--store", store, "show", id, "--all").out()).contains("· 1 agent · 1 message,");
+        assertThat(parley("--store", store, "tree", id).out()).contains("· 2 entries · 1 leaf ·");
+    }
+
     /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */
     @Test
     void serveAndBrowse_onAPortInUse_failWithOneLine_beforeAnnouncingOrCreatingTheStore() throws Exception {
