@@ -28,7 +28,7 @@ final class BrowseCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ServerConfig config = ServerConfig.defaults().withPort(port);
         String browsing = "browsing " + root.storeLabel() + System.lineSeparator() + "session browser at ";
-        ServerMain.serve(root.storeUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
+        ServerMain.serve(root.creatableStoreUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
                 uri -> browsing + uri + "/");
         return 0;
     }

@@ -155,8 +155,9 @@ final class ConformanceCommand implements Callable<Integer> {
             if (r.violations().size() > 20) {
                 out.println("  … and " + (r.violations().size() - 20) + " more");
             }
-            out.printf("kills %d, acknowledged %d entries and %d revisions, lost %d, duplicated %d, partial %d"
-                    + " (%.1f s)%n", r.kills(), r.acknowledged(), r.acknowledgedRevisions(), r.lost(), r.duplicated(),
+            out.printf("kills %d, acknowledged %s and %s, lost %d, duplicated %d, partial %d (%.1f s)%n", r.kills(),
+                    Terminal.count(r.acknowledged(), "entry", "entries"),
+                    Terminal.count(r.acknowledgedRevisions(), "revision", "revisions"), r.lost(), r.duplicated(),
                     r.partial(), r.elapsed().toMillis() / 1000.0);
         }
         out.flush();

@@ -93,9 +93,10 @@ final class DemoCommand implements Callable<Integer> {
         if (problems.isEmpty()) {
             long prompts = entries.stream().filter(e -> e.message() != null && e.message().role().equals(Role.USER)).count();
             long calls = entries.stream().filter(e -> e.message() != null).mapToLong(e -> e.message().toolCalls().size()).sum();
-            out.printf("✓ %d entries from %d agents: %d prompts, %d tool calls each answered exactly once, nothing"
-                    + " duplicated or lost; the interrupted turn was resumed.%n", entries.size(),
-                    ConversationBuilder.agents(entries).size(), prompts, calls);
+            out.printf("✓ %s from %s: %s, %s each answered exactly once, nothing duplicated or lost; the"
+                    + " interrupted turn was resumed.%n", Terminal.count(entries.size(), "entry", "entries"),
+                    Terminal.count(ConversationBuilder.agents(entries).size(), "agent", "agents"),
+                    Terminal.count(prompts, "prompt", "prompts"), Terminal.count(calls, "tool call", "tool calls"));
             out.println("  See it again: " + again + " show " + session + " --all   ·   the tree: " + again + " tree "
                     + session);
             return 0;

@@ -125,11 +125,11 @@ final class ImportCommand implements Callable<Integer> {
             err.println(Json.write(summary));
         } else {
             err.println(String.format(java.util.Locale.ROOT,
-                    "parley: %d session%s imported, %d updated, %d unchanged, %d failed; %d messages; %.1f s",
-                    statuses.getOrDefault(ImportResult.Status.IMPORTED, 0),
-                    statuses.getOrDefault(ImportResult.Status.IMPORTED, 0) == 1 ? "" : "s",
+                    "parley: %s imported, %d updated, %d unchanged, %d failed; %s; %.1f s",
+                    Terminal.count(statuses.getOrDefault(ImportResult.Status.IMPORTED, 0), "session", "sessions"),
                     statuses.getOrDefault(ImportResult.Status.UPDATED, 0),
-                    statuses.getOrDefault(ImportResult.Status.UNCHANGED, 0), failed, messages[0], seconds));
+                    statuses.getOrDefault(ImportResult.Status.UNCHANGED, 0), failed,
+                    Terminal.count(messages[0], "message", "messages"), seconds));
         }
         err.flush();
         return failed > 0 ? ErrorCode.INVALID_INPUT.exitCode() : 0;
@@ -243,8 +243,9 @@ final class ImportCommand implements Callable<Integer> {
     static String toText(ImportResult r) {
         String where = r.source() != null ? r.source() + (r.index() != null ? "[" + r.index() + "]" : "")
                 : r.agents().isEmpty() || r.agents().get(0).source() == null ? "" : r.agents().get(0).source().toString();
-        return String.format("%-9s %s  %s  %d agent%s, %d entries, %d messages  %s", r.status().label(),
-                r.session().value(), r.format().cliName(), r.agents().size(), r.agents().size() == 1 ? "" : "s",
-                r.entries(), r.messages(), where);
+        return String.format("%-9s %s  %s  %s, %s, %s  %s", r.status().label(), r.session().value(),
+                r.format().cliName(), Terminal.count(r.agents().size(), "agent", "agents"),
+                Terminal.count(r.entries(), "entry", "entries"), Terminal.count(r.messages(), "message", "messages"),
+                where);
     }
 }

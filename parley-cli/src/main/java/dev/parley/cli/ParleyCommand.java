@@ -12,9 +12,12 @@ import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
+import dev.parley.core.store.StoreUri;
 import dev.parley.core.store.Stores;
 import dev.parley.remote.RemoteStore;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -72,9 +75,29 @@ public final class ParleyCommand implements Callable<Integer> {
     /** The store, opened (and created if absent) on first use, and closed when the command ends. */
     Store store() {
         if (opened == null) {
-            opened = Stores.open(storeUri(), StoreOptions.defaults());
+            opened = Stores.open(creatableStoreUri(), StoreOptions.defaults());
         }
         return opened;
+    }
+
+    /**
+     * The store URI, for a command that may create the store there: a {@code sqlite:} file or {@code jsonl:} directory
+     * is created, but not a missing directory above it (a mistyped path must not leave a tree of directories behind),
+     * except Parley's own home, which holds the default store.
+     *
+     * @throws InvalidInputException naming the missing directory
+     */
+    String creatableStoreUri() {
+        String uri = storeUri();
+        StoreUri parsed = StoreUri.parse(uri);
+        if ((parsed.scheme().equals("sqlite") || parsed.scheme().equals("jsonl")) && !parsed.location().isBlank()) {
+            Path parent = Path.of(parsed.location()).toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent) && !parent.equals(Stores.home().toAbsolutePath())) {
+                throw new InvalidInputException("cannot create the store " + storeLabel() + ": the directory " + parent
+                        + " does not exist");
+            }
+        }
+        return uri;
     }
 
     /** The store's message log, opened (and created if absent) on first use. */
@@ -174,7 +197,7 @@ public final class ParleyCommand implements Callable<Integer> {
             long fellBack = root.fallbacks();
             if (fellBack > 0 && root.opened instanceof RemoteStore remote) {
                 // the per-call warnings scroll away in a long import: the command ends saying where its work went
-                err.println("warning: " + fellBack + (fellBack == 1 ? " call" : " calls") + " of this command fell back"
+                err.println("warning: " + Terminal.count(fellBack, "call", "calls") + " of this command fell back"
                         + " to " + Stores.redact(remote.settings().fallbackUri()) + " because " + root.storeLabel()
                         + " did not answer; writes are replayed to it when it does (parley" + root.storeOption()
                         + " remote status)");

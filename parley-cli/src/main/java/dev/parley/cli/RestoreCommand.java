@@ -25,7 +25,7 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Stores.restore(from, root.storeUri());
+        Stores.restore(from, root.creatableStoreUri());
         spec.commandLine().getOut().println("restored " + from.toAbsolutePath() + " to " + root.storeLabel());
         return 0;
     }

@@ -47,7 +47,7 @@ final class ServeCommand implements Callable<Integer> {
                 ServerConfig.DEFAULT_EVENT_POLL_INTERVAL);
         // Nothing is announced before the server listens: a port in use fails first, with one line.
         String serving = "serving " + root.storeLabel() + System.lineSeparator() + "listening on ";
-        ServerMain.serve(root.storeUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
+        ServerMain.serve(root.creatableStoreUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
                 uri -> serving + uri);
         return 0;
     }

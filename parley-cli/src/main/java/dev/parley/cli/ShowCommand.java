@@ -85,8 +85,9 @@ final class ShowCommand implements Callable<Integer> {
     /** Every agent's messages interleaved in insertion order, each labelled with its agent. */
     static void printSession(PrintWriter out, SessionId id, List<Entry> entries, boolean full) {
         List<Entry> messages = entries.stream().filter(e -> e.message() != null).toList();
-        out.printf("session %s · %d agents · %d messages, every agent interleaved in insertion order%n", id,
-                ConversationBuilder.agents(entries).size(), messages.size());
+        out.printf("session %s · %s · %s, every agent interleaved in insertion order%n", id,
+                Terminal.count(ConversationBuilder.agents(entries).size(), "agent", "agents"),
+                Terminal.count(messages.size(), "message", "messages"));
         MessagePrinter printer = new MessagePrinter(out, full);
         messages.forEach(e -> printer.noteCalls(e.message()));
         for (Entry e : messages) {
@@ -171,7 +172,8 @@ final class ShowCommand implements Callable<Integer> {
     private void printText(PrintWriter out, LoadedConversation c, AgentId agent, Entry compaction) {
         MessagePrinter printer = new MessagePrinter(out, full);
         c.items().forEach(item -> printer.noteCalls(item.message()));
-        out.printf("session %s · agent %s · %d messages%s%n", c.session(), agent, c.items().size(),
+        out.printf("session %s · agent %s · %s%s%n", c.session(), agent,
+                Terminal.count(c.items().size(), "message", "messages"),
                 c.activeModel() == null ? "" : " · model " + (c.activeModel().provider() == null ? ""
                         : c.activeModel().provider() + "/") + c.activeModel().model());
         if (compaction != null) {

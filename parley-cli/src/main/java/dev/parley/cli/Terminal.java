@@ -32,4 +32,9 @@ final class Terminal {
         }
         return "'" + safe(word).replace("'", "'\\''") + "'";
     }
+
+    /** A count with its noun in the right number: {@code count(1, "entry", "entries")} is {@code "1 entry"}. */
+    static String count(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
 }

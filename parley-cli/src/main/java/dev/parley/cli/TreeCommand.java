@@ -81,7 +81,8 @@ final class TreeCommand implements Callable<Integer> {
         tree.leaves().forEach(e -> leaves.add(e.id()));
         sizes = subtreeSizes(entries);
         int detached = 0;
-        out.printf("session %s · %d entries · %d leaves · active %s %s%n", id, entries.size(), leaves.size(),
+        out.printf("session %s · %s · %s · active %s %s%n", id, Terminal.count(entries.size(), "entry", "entries"),
+                Terminal.count(leaves.size(), "leaf", "leaves"),
                 actives.size() == 1 ? "leaf" : "leaves", actives.isEmpty() ? "none" : String.join(", ", actives));
         out.println("(* active leaf · ◦ other leaf · ├─ a side branch, printed where it starts)");
         for (Entry r : tree.roots()) {
@@ -95,7 +96,7 @@ final class TreeCommand implements Callable<Integer> {
             print(r, "", "");
         }
         if (detached > 0) {
-            out.println("(" + detached + (detached == 1 ? " detached event" : " detached events")
+            out.println("(" + Terminal.count(detached, "detached event", "detached events")
                     + " (custom records without a parent or children) not shown; --all lists them)");
         }
         out.flush();

@@ -14,9 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -171,6 +173,76 @@ class ParleyCommandTest {
         }
         assertThat(missing).doesNotExist();
         assertThat(dir.resolve("typo")).doesNotExist();
+    }
+
+    /** Regression: a bare path as --store said the URI "has no scheme" without naming the URI meant. */
+    @Test
+    void storeGivenAsABarePath_suggestsTheLikelyUri() throws Exception {
+        Path db = dir.resolve("x.db");
+        CliRun file = parley("--store", db.toString(), "sessions");
+        assertThat(file.exit()).isEqualTo(2);
+        assertThat(file.err()).contains("has no scheme").contains("did you mean sqlite:" + db + "?");
+        Path directory = Files.createDirectories(dir.resolve("sessions"));
+        CliRun folder = parley("--store", directory.toString(), "sessions");
+        assertThat(folder.exit()).isEqualTo(2);
+        assertThat(folder.err()).contains("did you mean jsonl:" + directory + "?");
+        assertThat(parley("--store", "nonsense", "sessions").err()).doesNotContain("did you mean");
+        assertThat(db).doesNotExist();
+    }
+
+    /** Regression: a read on sqlite: without a path said "no store at sqlite:" (exit 3) while a write said it needs a path. */
+    @Test
+    void storeUriWithoutAPath_isIncomplete_forReadsAsForWrites() {
+        for (String[] uriAndWant : List.of(new String[] {"sqlite:", "sqlite: needs a file path"},
+                new String[] {"jsonl:", "jsonl: needs a directory"})) {
+            for (String[] command : List.of(new String[] {"sessions"}, new String[] {"import", dir.toString()})) {
+                CliRun run = parley(Stream.concat(Stream.of("--store", uriAndWant[0]), Arrays.stream(command))
+                        .toArray(String[]::new));
+                assertThat(run.exit()).as(uriAndWant[0] + " " + command[0]).isEqualTo(2);
+                assertThat(run.err()).as(uriAndWant[0] + " " + command[0]).contains(uriAndWant[1])
+                        .doesNotContain("no store at");
+            }
+        }
+    }
+
+    /** Regression: a write to sqlite:/nonexistent/dir/x.db created the missing directories of a mistyped path. */
+    @Test
+    void storeInAMissingDirectory_isRefused_andNoDirectoryIsCreated() throws Exception {
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-00000000000a", 1).strip());
+        Path missing = dir.resolve("nonexistent").resolve("dir");
+        for (String uri : List.of("sqlite:" + missing.resolve("x.db"), "jsonl:" + missing.resolve("store"))) {
+            for (String[] command : List.of(new String[] {"import", dir.resolve("in").toString()},
+                    new String[] {"restore", "--from", dir.resolve("in").toString()})) {
+                CliRun run = parley(Stream.concat(Stream.of("--store", uri), Arrays.stream(command))
+                        .toArray(String[]::new));
+                assertThat(run.exit()).as(uri + " " + command[0]).isEqualTo(2);
+                assertThat(run.err()).as(uri + " " + command[0]).contains("cannot create the store " + uri
+                        + ": the directory " + missing + " does not exist");
+            }
+        }
+        assertThat(dir.resolve("nonexistent")).doesNotExist();
+        // the file (or directory) itself is still created in a directory that exists
+        assertThat(parley("--store", "sqlite:" + dir.resolve("x.db"), "import", dir.resolve("in").toString()).exit())
+                .isZero();
+        assertThat(dir.resolve("x.db")).isRegularFile();
+    }
+
+    /** Regression: counts of one read "1 entries, 1 messages" (import, show, tree). */
+    @Test
+    void countsOfOne_areSingular() throws Exception {
+        String id = "0199a1b2-c3d4-7e5f-8a9b-00000000000c";
+        write("one/s.jsonl", "{\"type\":\"session\",\"version\":3,\"id\":\"" + id
+                + "\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}",
+                "{\"type\":\"message\",\"id\":\"00000000\",\"parentId\":null,\"timestamp\":\"2025-01-01T00:00:01.000Z\","
+                        + "\"message\":{\"role\":\"user\",\"content\":\"q\",\"timestamp\":1735689601000}}");
+        String store = "sqlite:" + dir.resolve("p.db");
+        CliRun imported = parley("--store", store, "import", dir.resolve("one").toString());
+        assertThat(imported.exit()).as(imported.err()).isZero();
+        assertThat(imported.out()).contains("1 agent, 2 entries, 1 message  ");
+        assertThat(imported.err()).contains("parley: 1 session imported, 0 updated, 0 unchanged, 0 failed; 1 message;");
+        assertThat(parley("--store", store, "show", id).out()).contains("· 0 messages"); // a dangling prompt; 0 is plural
+        assertThat(parley("--store", store, "show", id, "--all").out()).contains("· 1 agent · 1 message,");
+        assertThat(parley("--store", store, "tree", id).out()).contains("· 2 entries · 1 leaf ·");
     }
 
     /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */

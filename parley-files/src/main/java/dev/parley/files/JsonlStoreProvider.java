@@ -21,7 +21,7 @@ public final class JsonlStoreProvider implements StoreProvider {
     /** Whether the directory exists. */
     @Override
     public boolean exists(StoreUri uri) {
-        return !uri.location().isBlank() && java.nio.file.Files.exists(Path.of(uri.location()));
+        return java.nio.file.Files.exists(directory(uri));
     }
 
     @Override
@@ -43,9 +43,6 @@ public final class JsonlStoreProvider implements StoreProvider {
 
     @Override
     public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
-        if (uri.location().isBlank()) {
-            throw new InvalidInputException("jsonl: needs a directory, e.g. jsonl:/var/lib/app/sessions");
-        }
-        return JsonlStore.open(uri.text(), Path.of(uri.location()), scope, scopePinned, options);
+        return JsonlStore.open(uri.text(), directory(uri), scope, scopePinned, options);
     }
 }

@@ -20,7 +20,7 @@ public final class SqliteStoreProvider implements StoreProvider {
     /** Whether the database file exists. */
     @Override
     public boolean exists(StoreUri uri) {
-        return !uri.location().isBlank() && java.nio.file.Files.exists(Path.of(uri.location()));
+        return java.nio.file.Files.exists(file(uri));
     }
 
     @Override
@@ -42,9 +42,6 @@ public final class SqliteStoreProvider implements StoreProvider {
 
     @Override
     public Store open(StoreUri uri, String scope, boolean scopePinned, StoreOptions options) {
-        if (uri.location().isBlank()) {
-            throw new InvalidInputException("sqlite: needs a file path, e.g. sqlite:/var/lib/app/parley.db");
-        }
-        return SqliteStore.open(Path.of(uri.location()), scope, scopePinned, options);
+        return SqliteStore.open(file(uri), scope, scopePinned, options);
     }
 }

@@ -28,6 +28,8 @@ public interface StoreProvider {
      * cannot tell (a server, memory) answer true.
      *
      * @param uri the parsed URI
+     * @throws dev.parley.core.InvalidInputException if the URI names no location where it needs one, as
+     *     {@link #open} would say ({@code sqlite:} without a path)
      */
     default boolean exists(StoreUri uri) {
         return true;

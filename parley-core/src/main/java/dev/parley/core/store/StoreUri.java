@@ -1,8 +1,12 @@
 package dev.parley.core.store;
 
 import dev.parley.core.InvalidInputException;
+import java.io.File;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -41,6 +45,28 @@ public record StoreUri(String scheme, String location, Map<String, String> param
     }
 
     /**
+     * For a bare path given as a store URI, {@code "; did you mean jsonl:PATH?"} (an existing directory) or
+     * {@code "; did you mean sqlite:PATH?"} (anything else that looks like a path); otherwise empty.
+     */
+    private static String likelyUri(String uri) {
+        if (uri.isBlank() || uri.contains("://") || uri.contains("?")) {
+            return "";
+        }
+        boolean pathLike = uri.startsWith("/") || uri.startsWith(".") || uri.startsWith("~") || uri.contains("/")
+                || uri.contains(File.separator) || uri.matches("(?i).*\\.(db|sqlite3?)");
+        if (!pathLike) {
+            return "";
+        }
+        boolean directory;
+        try {
+            directory = Files.isDirectory(Path.of(uri));
+        } catch (InvalidPathException e) {
+            return "";
+        }
+        return "; did you mean " + (directory ? "jsonl:" : "sqlite:") + uri + "?";
+    }
+
+    /**
      * Parses a store URI.
      *
      * @throws InvalidInputException if there is no scheme, or a Parley parameter repeats or is malformed
@@ -50,7 +76,7 @@ public record StoreUri(String scheme, String location, Map<String, String> param
         int colon = uri.indexOf(':');
         if (colon <= 0 || !uri.substring(0, colon).matches("[a-z][a-z0-9+.-]*")) {
             throw new InvalidInputException("store URI '" + Stores.redact(uri) + "' has no scheme; expected one of "
-                    + Stores.providers().keySet().stream().map(s -> s + ":…").toList());
+                    + Stores.providers().keySet().stream().map(s -> s + ":…").toList() + likelyUri(uri));
         }
         String scheme = uri.substring(0, colon);
         String rest = uri.substring(colon + 1);
