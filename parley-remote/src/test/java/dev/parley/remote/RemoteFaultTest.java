@@ -75,6 +75,7 @@ class RemoteFaultTest {
         int done = 0;
         long startNanos = 0;
         int direct = 0;
+        int directDuringKills = 0;
         long started = System.nanoTime();
         try (Store store = Stores.open(uri)) {
             RemoteStore remote = (RemoteStore) store;
@@ -110,8 +111,17 @@ class RemoteFaultTest {
                 server = startServer(backend, port, share);
                 awaitUp(port);
                 startNanos += System.nanoTime() - t0;
+                // Writes wait behind the journal until it is replayed (order); once it is, they go straight to this
+                // server, so that the kill below lands on appends in flight, not only on replays.
+                long drainedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                while (remote.stats().pending() > 0 && System.nanoTime() < drainedBy) {
+                    Thread.sleep(10);
+                }
+                int fallbacksBeforeKill = events.fallbacks.get();
+                int appendsBeforeKill = appends.get();
                 Thread.sleep(150 + random.nextInt(300)); // let appends reach this server
                 server.destroyForcibly().waitFor();
+                directDuringKills += (appends.get() - appendsBeforeKill) - (events.fallbacks.get() - fallbacksBeforeKill);
                 if (done == kills / 2) {
                     Thread.sleep(TIMEOUT_MILLIS * 5); // an outage several timeouts long
                 }
@@ -166,13 +176,16 @@ class RemoteFaultTest {
             }
             List<EntryId> onlyInFallback = fallback.log().load(SESSION, null).stream().map(Entry::id)
                     .filter(id -> !count.containsKey(id)).toList();
-            System.out.printf("fault test: kills %d, appends %d (%d entries; %d straight to the healthy server at the end), fallbacks %d, replays %d, lost %d,"
-                            + " duplicated %d, only in the fallback %d, %d s (server start %d ms on average, %s)%n", done, appends.get(), total, direct,
+            System.out.printf("fault test: kills %d, appends %d (%d entries; %d straight to the servers that were killed, %d"
+                            + " straight to the healthy server at the end), fallbacks %d, replays %d, lost %d,"
+                            + " duplicated %d, only in the fallback %d, %d s (server start %d ms on average, %s)%n", done, appends.get(), total,
+                    directDuringKills, direct,
                     events.fallbacks.get(), events.replays.get(), lost, duplicated, onlyInFallback.size(),
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
                     TimeUnit.NANOSECONDS.toMillis(startNanos / Math.max(1, done)), share);
             assertThat(onlyInFallback).isEmpty();
         }
+        assertThat(directDuringKills).as("appends that reached the servers that were killed").isPositive();
         assertThat(done).isEqualTo(kills);
         assertThat(lost).isZero();
         assertThat(duplicated).isZero();
