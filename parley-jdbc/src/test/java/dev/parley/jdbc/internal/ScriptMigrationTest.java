@@ -26,27 +26,30 @@ class ScriptMigrationTest {
         assertThat(upper.getChecksum()).isNotEqualTo(lower.getChecksum());
     }
 
+    /** Building a migration of {@code script} is refused with a message holding each of {@code parts}. */
+    static void assertRefused(String script, Map<String, String> spelling, String... parts) {
+        var refusal = assertThatThrownBy(() -> new ScriptMigration("7", "refused", spelling, LOADER, DIR + script))
+                .isInstanceOf(IllegalArgumentException.class);
+        for (String part : parts) {
+            refusal.hasMessageContaining(part);
+        }
+    }
+
     @Test
     void placeholderTheDatabaseDoesNotSpell_isRefusedNamingItAndTheScript() {
-        assertThatThrownBy(() -> new ScriptMigration("7", "u", Map.of("text", "TEXT"), LOADER, DIR + "unspelt.sql"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("${blob}")
-                .hasMessageContaining("unspelt.sql");
+        assertRefused("unspelt.sql", Map.of("text", "TEXT"), "${blob}", "unspelt.sql");
     }
 
     @Test
     void scriptEndingInsideAStatement_orMissing_isRefused() {
-        assertThatThrownBy(() -> new ScriptMigration("7", "v", Map.of(), LOADER, DIR + "unended.sql"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ends inside a statement");
-        assertThatThrownBy(() -> new ScriptMigration("7", "w", Map.of(), LOADER, DIR + "absent.sql"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absent.sql");
+        assertRefused("unended.sql", Map.of(), "ends inside a statement");
+        assertRefused("absent.sql", Map.of(), "absent.sql");
     }
 
     @Test
     void whatTheSplitterCannotSplit_isRefusedNamingTheLine() {
-        assertThatThrownBy(() -> new ScriptMigration("7", "w", Map.of(), LOADER, DIR + "two-on-a-line.sql"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two-on-a-line.sql line 1");
-        assertThatThrownBy(() -> new ScriptMigration("7", "d", Map.of(), LOADER, DIR + "dollar.sql"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dollar.sql line 1");
+        assertRefused("two-on-a-line.sql", Map.of(), "two-on-a-line.sql line 1");
+        assertRefused("dollar.sql", Map.of(), "dollar.sql line 1");
     }
 
     @Test
