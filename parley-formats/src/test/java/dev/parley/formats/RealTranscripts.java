@@ -16,21 +16,24 @@ import java.nio.file.Path;
  * <p>Where they must run, set {@code PARLEY_REQUIRE_TRANSCRIPTS=1} ({@code .ci/run} does when the workspace has
  * them): a missing directory then fails the tests instead of skipping them, so a wrong path cannot pass unnoticed.
  */
-final class RealTranscripts {
+public final class RealTranscripts {
     private RealTranscripts() {}
 
-    static Path dir() {
+    /** The real transcripts' directory; skips the calling test (or fails it, as above) where it is missing. */
+    public static Path dir() {
         return require(System.getProperty("parley.transcripts", "../../shared/data/transcripts"),
                 "the real transcripts");
     }
 
-    static Path expected() {
+    /** pi's expected contexts' directory, as {@link #dir()}. */
+    public static Path expected() {
         return require(System.getProperty("parley.expected", "../../shared/data/expected"), "pi's expected contexts");
     }
 
     private static Path require(String path, String what) {
         Path dir = Path.of(path).toAbsolutePath().normalize();
-        String reason = what + " are not in this workspace (they live beside the checkout, not in it): " + dir;
+        String reason = what + " are not at " + dir + ": they are third-party data kept beside the checkout, not in it"
+                + " (../shared/data, see transcripts/SOURCES.md); -Dparley.transcripts and -Dparley.expected point at them";
         if (!Files.isDirectory(dir) && "1".equals(System.getenv("PARLEY_REQUIRE_TRANSCRIPTS"))) {
             fail(reason + "; PARLEY_REQUIRE_TRANSCRIPTS=1 says they must be there");
         }

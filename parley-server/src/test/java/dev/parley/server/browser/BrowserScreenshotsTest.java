@@ -1,8 +1,6 @@
 package dev.parley.server.browser;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
@@ -11,9 +9,9 @@ import dev.parley.core.store.Stores;
 import dev.parley.formats.ImportProblem;
 import dev.parley.formats.ImportResult;
 import dev.parley.formats.Importer;
+import dev.parley.formats.RealTranscripts;
 import dev.parley.server.ParleyServer;
 import dev.parley.server.ServerConfig;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +26,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * image, and pi's branched session are imported through parley-formats, opened in Chromium, and photographed for
  * {@code docs/images/} (the list, a session, a tree), which {@code docs/10-session-browser.md} shows.
  *
- * <p>The transcripts live beside the checkout ({@code ../shared/data/transcripts}, set by the build as
- * {@code -Dparley.transcripts}); without them the test is skipped, unless {@code PARLEY_REQUIRE_TRANSCRIPTS=1}
- * ({@code .ci/run}) says they must be there.
+ * <p>The transcripts live beside the checkout; where they are missing the test is skipped, or fails where
+ * {@code PARLEY_REQUIRE_TRANSCRIPTS=1} ({@code .ci/run}) says they must be there ({@link RealTranscripts}).
  */
 class BrowserScreenshotsTest {
     static final String CLAUDE = "claude-code/fasthooks/fasthooks-sample_main_transcript.jsonl";
@@ -40,19 +37,9 @@ class BrowserScreenshotsTest {
     @TempDir
     Path dir;
 
-    static Path transcripts() {
-        Path d = Path.of(System.getProperty("parley.transcripts", "../../shared/data/transcripts")).toAbsolutePath()
-                .normalize();
-        if (!Files.isDirectory(d) && "1".equals(System.getenv("PARLEY_REQUIRE_TRANSCRIPTS"))) {
-            fail("the real transcripts are not at " + d + "; PARLEY_REQUIRE_TRANSCRIPTS=1 says they must be there");
-        }
-        assumeTrue(Files.isDirectory(d), "the real transcripts are not in this workspace: " + d);
-        return d;
-    }
-
     @Test
     void realTranscripts_listSessionAndTree_renderAndArePhotographed() throws Exception {
-        Path source = transcripts();
+        Path source = RealTranscripts.dir();
         try (Store store = Stores.open("sqlite:" + dir.resolve("real.db"))) {
             List<ImportResult> imported = new ArrayList<>();
             List<ImportProblem> problems = new ArrayList<>();
