@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -49,11 +50,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #set} takes the whole list the framework holds and <b>appends only the messages that are new</b>:
  *       a message the memory handed out or was given before is recognised by identity (then by equality) and never
  *       written again, nothing stored is rewritten, so its cost does not grow with the length of the history.</li>
- *   <li>The list last set — the <em>view</em> — is kept as a pointer into the log: ranges of the message chain. When
- *       a window evicts messages from the front, they stay in the log and only the pointer moves (a small detached
- *       {@code parley.memory.view} entry, written in the same atomic append as the new messages, and only when the
- *       view is not simply the previous view plus the new messages). {@link #get} returns exactly the list last
- *       set, in that order, also from another process or after a restart.</li>
+ *   <li>The list last set — the <em>view</em> — is kept as a pointer into the log: ranges of the message chain,
+ *       the last of which may be "the newest <i>k</i> messages". When a window evicts messages from the front, they
+ *       stay in the log and only the pointer moves: a small detached {@code parley.memory.view} entry, written in the
+ *       same atomic append as the new messages, and only when the view in force does not already describe the new
+ *       one — so a view that just grows, and a window that keeps sliding at the same size, write none.
+ *       {@link #get} returns exactly the list last set, in that order, also from another process or after a
+ *       restart.</li>
  *   <li><b>Concurrency</b>: every entry of a memory has a deterministic id ({@code mem-} and its ordinal), so two
  *       writers of one memory — threads or processes — cannot both write the next entry: the loser's append is
  *       refused whole ({@link EntryConflictException}), and it reloads and merges. The merge is three-way: what the
@@ -240,11 +243,17 @@ public final class MemoryLog<M> {
     /** One message of a view: its entry, its position in the message chain, and the framework's object. */
     private record Slot<M>(EntryId id, int chainIndex, M message) {}
 
+    /** A run of consecutive chain positions in a view. */
+    private sealed interface Run permits Span, Tail {}
+
+    /** From the entry {@code from} to the entry {@code to}, or to the end of the chain when {@code to} is null. */
+    private record Span(EntryId from, @Nullable EntryId to) implements Run {}
+
     /**
-     * A run of consecutive chain positions: from the entry {@code from} to the entry {@code to}, or to the end of
-     * the chain when {@code to} is null.
+     * The newest {@code count} messages of the chain (fewer if the runs before it end later): a window that slides
+     * as messages are appended, so it is still in force after each append.
      */
-    private record Run(EntryId from, @Nullable EntryId to) {}
+    private record Tail(int count) implements Run {}
 
     /**
      * What a memory holds: the view, the runs in force (null: no view entry yet, the view is the whole chain), and
@@ -331,29 +340,21 @@ public final class MemoryLog<M> {
             }
         }
         List<Run> runs = lastView == null ? null : parseRuns(session, lastView);
-        List<Run> effective = runs != null ? runs : wholeChain(chain.isEmpty() ? null : chain.get(0).id());
-        List<Slot<M>> slots = new ArrayList<>();
-        for (Run run : effective) {
-            Integer from = index.get(run.from());
-            Integer to = run.to() == null ? Integer.valueOf(chain.size() - 1) : index.get(run.to());
-            if (from == null || to == null || from > to) {
-                throw new CorruptRecordException("session " + session + ", entry " + lastView.id(),
-                        "the memory view names a range " + run + " that is not in the message chain");
-            }
-            for (int i = from; i <= to; i++) {
-                Entry e = chain.get(i);
-                slots.add(new Slot<>(e.id(), i, codec.decode(Objects.requireNonNull(e.message()))));
-            }
+        List<Integer> positions = positions(runs, index::get, chain.size());
+        if (positions == null) {
+            throw new CorruptRecordException("session " + session + ", entry " + lastView.id(),
+                    "the memory view names ranges " + runs + " that are not in the message chain");
+        }
+        List<Slot<M>> slots = new ArrayList<>(positions.size());
+        for (int i : positions) {
+            Entry e = chain.get(i);
+            slots.add(new Slot<>(e.id(), i, codec.decode(Objects.requireNonNull(e.message()))));
         }
         View<M> view = new View<>(List.copyOf(slots), runs, chain.isEmpty() ? null : chain.get(0).id(),
                 chain.isEmpty() ? null : chain.get(chain.size() - 1).id(), chain.size(), maxOrdinal + 1,
                 entries.isEmpty() ? null : entries.get(entries.size() - 1).id());
         state.view = view;
         return view;
-    }
-
-    private static List<Run> wholeChain(@Nullable EntryId first) {
-        return first == null ? List.of() : List.of(new Run(first, null));
     }
 
     // ---- set: match, merge, append ----
@@ -394,16 +395,20 @@ public final class MemoryLog<M> {
                 slots.add(s);
             }
         }
-        List<Run> runs = runs(slots, chainLength);
-        // No view entry while the view is what is already in force: the whole chain (no view entry yet), or the
-        // same runs (the last one open, so it takes in the appended messages).
+        // No view entry while the runs in force (none: the whole chain) still describe the view over the longer
+        // chain: an open span takes in the appended messages, a tail slides over them.
         List<Run> inForce = current.runs;
-        boolean viewEntry = inForce == null ? !runs.equals(wholeChain(first)) : !runs.equals(inForce);
-        List<Run> wanted = viewEntry ? runs : inForce;
+        Map<EntryId, Integer> placed = new HashMap<>();
+        for (Slot<M> s : current.slots) {
+            placed.put(s.id, s.chainIndex);
+        }
+        boolean viewEntry = !positions(slots).equals(positions(inForce, placed::get, chainLength));
+        List<Run> wanted = viewEntry ? runs(slots, chainLength, openStart(current.slots, current.chainLength))
+                : inForce;
         EntryId lastEntry = current.lastEntry;
         if (viewEntry) {
             EntryId id = entryId(ordinal++);
-            batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(runs))));
+            batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(wanted))));
             lastEntry = id;
         } else if (!batch.isEmpty()) {
             lastEntry = batch.get(batch.size() - 1).id();
@@ -463,8 +468,13 @@ public final class MemoryLog<M> {
         return out;
     }
 
-    /** The runs of consecutive chain positions of a view; the last is open when it reaches the chain's end. */
-    private static <M> List<Run> runs(List<Slot<M>> slots, int chainLength) {
+    /**
+     * The runs of consecutive chain positions of a view. The last run, when it reaches the chain's end, is open: a
+     * {@link Tail} when it starts later than the previous view's open run did ({@code previousOpenStart}, -1 for
+     * none) — a window sliding forward, which then stays in force while it keeps its size — else a {@link Span} to
+     * the end, which stays in force while the view grows.
+     */
+    private static <M> List<Run> runs(List<Slot<M>> slots, int chainLength, int previousOpenStart) {
         List<Run> out = new ArrayList<>();
         int i = 0;
         while (i < slots.size()) {
@@ -473,8 +483,70 @@ public final class MemoryLog<M> {
                 j++;
             }
             boolean open = slots.get(j).chainIndex == chainLength - 1;
-            out.add(new Run(slots.get(i).id, open ? null : slots.get(j).id));
+            if (open && previousOpenStart >= 0 && slots.get(i).chainIndex > previousOpenStart) {
+                out.add(new Tail(j - i + 1));
+            } else {
+                out.add(new Span(slots.get(i).id, open ? null : slots.get(j).id));
+            }
             i = j + 1;
+        }
+        return out;
+    }
+
+    /** The chain position where a view's trailing run that reaches the chain's end starts; -1 if it has none. */
+    private static <M> int openStart(List<Slot<M>> slots, int chainLength) {
+        int i = slots.size() - 1;
+        if (i < 0 || slots.get(i).chainIndex != chainLength - 1) {
+            return -1;
+        }
+        while (i > 0 && slots.get(i - 1).chainIndex == slots.get(i).chainIndex - 1) {
+            i--;
+        }
+        return slots.get(i).chainIndex;
+    }
+
+    /** The chain positions of a view's slots. */
+    private static <M> List<Integer> positions(List<Slot<M>> slots) {
+        List<Integer> out = new ArrayList<>(slots.size());
+        for (Slot<M> s : slots) {
+            out.add(s.chainIndex);
+        }
+        return out;
+    }
+
+    /**
+     * The chain positions that {@code runs} (null: the whole chain) describe over a chain of {@code chainLength}
+     * messages, in view order; null if a span's entries are not where {@code indexOf} (an entry's chain position,
+     * null if unknown) says, or are out of order.
+     */
+    private static @Nullable List<Integer> positions(@Nullable List<Run> runs,
+                                                     Function<EntryId, @Nullable Integer> indexOf, int chainLength) {
+        List<Integer> out = new ArrayList<>();
+        if (runs == null) {
+            for (int i = 0; i < chainLength; i++) {
+                out.add(i);
+            }
+            return out;
+        }
+        for (Run run : runs) {
+            int after = out.isEmpty() ? -1 : out.get(out.size() - 1);
+            int from;
+            int to = chainLength - 1;
+            if (run instanceof Tail tail) {
+                from = Math.max(after + 1, chainLength - tail.count());
+            } else {
+                Span span = (Span) run;
+                Integer start = indexOf.apply(span.from());
+                Integer end = span.to() == null ? Integer.valueOf(to) : indexOf.apply(span.to());
+                if (start == null || end == null || end < start || end >= chainLength) {
+                    return null;
+                }
+                from = start;
+                to = end;
+            }
+            for (int i = from; i <= to; i++) {
+                out.add(i);
+            }
         }
         return out;
     }
@@ -579,12 +651,17 @@ public final class MemoryLog<M> {
         ObjectNode node = Json.object();
         ArrayNode array = node.putArray("runs");
         for (Run r : runs) {
+            if (r instanceof Tail tail) {
+                array.addObject().put("last", tail.count());
+                continue;
+            }
+            Span span = (Span) r;
             ArrayNode pair = array.addArray();
-            pair.add(r.from().value());
-            if (r.to() == null) {
+            pair.add(span.from().value());
+            if (span.to() == null) {
                 pair.addNull();
             } else {
-                pair.add(r.to().value());
+                pair.add(span.to().value());
             }
         }
         return Json.raw(node);
@@ -594,9 +671,17 @@ public final class MemoryLog<M> {
         try {
             JsonNode node = Json.tree(((EntryPayload.Custom) entry.payload()).data());
             List<Run> runs = new ArrayList<>();
-            for (JsonNode pair : node.get("runs")) {
-                JsonNode to = pair.get(1);
-                runs.add(new Run(EntryId.of(pair.get(0).asText()), to == null || to.isNull() ? null
+            for (JsonNode run : node.get("runs")) {
+                if (run.isObject()) {
+                    JsonNode count = run.path("last");
+                    if (!count.isIntegralNumber() || !count.canConvertToInt() || count.intValue() < 1) {
+                        throw new IllegalArgumentException("a tail of " + count + " messages");
+                    }
+                    runs.add(new Tail(count.intValue()));
+                    continue;
+                }
+                JsonNode to = run.get(1);
+                runs.add(new Span(EntryId.of(run.get(0).asText()), to == null || to.isNull() ? null
                         : EntryId.of(to.asText())));
             }
             return runs;

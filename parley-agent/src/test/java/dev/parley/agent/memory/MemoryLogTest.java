@@ -67,7 +67,8 @@ class MemoryLogTest {
             List<Entry> log = entries(store, "m");
             assertThat(log.stream().filter(e -> e.message() != null).map(e -> e.message().text()))
                     .containsExactly("sys", "a", "b", "c", "d");
-            assertThat(log.stream().filter(e -> e.payload() instanceof EntryPayload.Custom)).hasSize(2);
+            // one view entry: the system message, then the newest two, which slide on with the next append
+            assertThat(log.stream().filter(e -> e.payload() instanceof EntryPayload.Custom)).hasSize(1);
         }
         try (Store store = open()) { // a new process
             assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m")).containsExactly("sys", "c", "d");
@@ -75,7 +76,7 @@ class MemoryLogTest {
     }
 
     @Test
-    void set_steadyWindow_appendsWithoutAViewEntryOnlyWhileTheViewJustGrows() {
+    void set_steadyWindow_writesOneViewEntryNotOnePerEviction() {
         try (Store store = open()) {
             MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
             List<String> view = new ArrayList<>();
@@ -89,7 +90,33 @@ class MemoryLogTest {
             assertThat(memory.get("m")).hasSize(20).startsWith("m10").endsWith("m29");
             List<Entry> log = entries(store, "m");
             assertThat(log.stream().filter(e -> e.message() != null)).hasSize(30);
-            assertThat(log.stream().filter(e -> e.message() == null)).hasSize(10); // one per eviction
+            assertThat(log.stream().filter(e -> e.message() == null)).hasSize(1); // the window, at its first slide
+        }
+        try (Store store = open()) { // a new process reads the window where it was left
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            assertThat(memory.get("m")).hasSize(20).startsWith("m10").endsWith("m29");
+        }
+    }
+
+    @Test
+    void set_windowBehindASystemMessage_slidesWithOneViewEntryAndGrowsAgainAfterward() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("sys", "a", "b", "c"));
+            for (String next : List.of("d", "e", "f", "g")) { // the system message stays, the oldest other goes
+                List<String> view = with(memory.get("m"), next);
+                view.remove(1);
+                memory.set("m", view);
+            }
+            assertThat(memory.get("m")).containsExactly("sys", "e", "f", "g");
+            memory.set("m", with(memory.get("m"), "h", "i")); // the window grows: the tail no longer describes it
+            memory.set("m", with(memory.get("m"), "j"));
+            assertThat(memory.get("m")).containsExactly("sys", "e", "f", "g", "h", "i", "j");
+            assertThat(entries(store, "m").stream().filter(e -> e.message() == null)).hasSize(2);
+        }
+        try (Store store = open()) {
+            assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m"))
+                    .containsExactly("sys", "e", "f", "g", "h", "i", "j");
         }
     }
 
