@@ -44,13 +44,17 @@ public abstract class SqlDialect {
      *     {@link #bindStrings} (e.g. {@code %s = ANY (?)})
      * @param archiveLocatorPrefix the prefix of the archive locators this database's archives hand out
      *     ({@code sqlite-archive:})
+     * @param nextSeq the value of {@code parley_log_entries.seq} in an {@code INSERT}: one above every seq the table
+     *     ever held, never reused ({@code DEFAULT}, for an identity column)
      */
-    public record Spelling(String forUpdate, String jsonParameter, String isAnyOf, String archiveLocatorPrefix) {
+    public record Spelling(String forUpdate, String jsonParameter, String isAnyOf, String archiveLocatorPrefix,
+                           String nextSeq) {
         public Spelling {
             Objects.requireNonNull(forUpdate, "forUpdate");
             Objects.requireNonNull(jsonParameter, "jsonParameter");
             Objects.requireNonNull(isAnyOf, "isAnyOf");
             Objects.requireNonNull(archiveLocatorPrefix, "archiveLocatorPrefix");
+            Objects.requireNonNull(nextSeq, "nextSeq");
         }
     }
 
@@ -85,6 +89,11 @@ public abstract class SqlDialect {
     /** The predicate that {@code column} is one of the strings {@link #bindStrings} binds. */
     public final String isAnyOf(String column) {
         return String.format(spelling.isAnyOf(), column);
+    }
+
+    /** See {@link Spelling#nextSeq()}. */
+    public final String nextSeq() {
+        return spelling.nextSeq();
     }
 
     /** See {@link Spelling#archiveLocatorPrefix()}. */

@@ -30,8 +30,14 @@ final class SqliteDialect extends SqlDialect {
             SQLiteErrorCode.SQLITE_NOTADB, SQLiteErrorCode.SQLITE_CORRUPT_INDEX, SQLiteErrorCode.SQLITE_CORRUPT_VTAB));
     private static final Set<SQLiteErrorCode> LOCKED = Set.copyOf(EnumSet.of(SQLiteErrorCode.SQLITE_BUSY,
             SQLiteErrorCode.SQLITE_LOCKED, SQLiteErrorCode.SQLITE_BUSY_RECOVERY, SQLiteErrorCode.SQLITE_BUSY_SNAPSHOT));
+    /**
+     * A new entry's seq: one above the highest stored and the highest ever deleted (schema v5's floor, which a trigger
+     * keeps), so that no seq is reused without AUTOINCREMENT's counter row, which an insert would rewrite.
+     */
+    private static final String NEXT_SEQ = "(SELECT max(coalesce((SELECT max(seq) FROM parley_log_entries), 0),"
+            + " (SELECT seq FROM parley_log_seq_floor)) + 1)";
     private static final Spelling SPELLING = new Spelling("", "?", "%s IN (SELECT value FROM json_each(?))",
-            LOCATOR_PREFIX);
+            LOCATOR_PREFIX, NEXT_SEQ);
 
     private final Connection connection;
     private final @Nullable String readOnly;

@@ -25,7 +25,7 @@ import org.sqlite.SQLiteConfig;
  */
 final class SqliteSchema {
     /** The highest migration version this code ships. A test checks it against the migration files. */
-    static final int CURRENT_VERSION = 4;
+    static final int CURRENT_VERSION = 5;
     /**
      * The SQL migrations' location. Not {@code dev/parley/sqlite/migration}, where v3 was a SQL file until the tables
      * were shared: a build tree of that time keeps the file among its compiled resources, and Flyway would find v3
@@ -39,7 +39,7 @@ final class SqliteSchema {
             "json", "TEXT", "count", "INTEGER", "seq", "INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT", "decimal", "TEXT",
             "bool", "INTEGER");
     /**
-     * v1, v2 and v4 are SQL files at {@link #LOCATION}; v3 (the tables of every database, scoped, and what v1 and v2
+     * v1, v2, v4 and v5 are SQL files at {@link #LOCATION}; v3 (the tables of every database, scoped, and what v1 and v2
      * stored moved into them) is the shared scripts, recorded as the SQL file {@code V3__scoped_tables.sql} that it
      * replaced (its checksum below).
      */

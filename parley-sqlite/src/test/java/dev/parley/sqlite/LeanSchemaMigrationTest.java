@@ -22,7 +22,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Schema v4 (the lean message log): a v3 file is migrated with every entry, seq and the seq counter kept, and the indexes an append needs stay. */
+/** Schemas v4 and v5 (the lean message log): a v3 file is migrated with every entry, seq and the seq counter kept, and the indexes an append needs stay. */
 class LeanSchemaMigrationTest {
     static final AgentId AGENT = new AgentId("main");
     static final Instant T = Instant.parse("2026-03-04T05:06:07.089Z");
@@ -61,7 +61,7 @@ class LeanSchemaMigrationTest {
     }
 
     @Test
-    void open_v3File_migratesToV4KeepingEntriesSeqsAndTheSeqCounter() throws Exception {
+    void open_v3File_migratesToTheCurrentVersionKeepingEntriesSeqsAndTheSeqCounter() throws Exception {
         Path file = dir.resolve("v3.db");
         List<Entry> before = writeV3File(file);
 
@@ -78,7 +78,7 @@ class LeanSchemaMigrationTest {
             log.truncateAfter(old, new EntryId("e1"));
             assertThat(log.load(old, null)).extracting(Entry::id).containsExactly(new EntryId("e1"));
         }
-        assertThat(SqliteSchema.inspect(file, "sqlite:" + file)).isEqualTo(4);
+        assertThat(SqliteSchema.inspect(file, "sqlite:" + file)).isEqualTo(SqliteSchema.CURRENT_VERSION);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
             List<String> indexes = new ArrayList<>();
             try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'index'"

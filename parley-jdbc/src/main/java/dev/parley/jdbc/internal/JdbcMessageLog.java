@@ -136,8 +136,8 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         List<Entry> written = new ArrayList<>(plan.toWrite().size());
         long messages = 0;
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO parley_log_entries"
-                + " (scope_id, session_id, entry_id, parent_id, agent_id, kind, body)"
-                + " VALUES (?, ?, ?, ?, ?, ?, " + dialect.jsonParameter() + ") RETURNING seq")) {
+                + " (seq, scope_id, session_id, entry_id, parent_id, agent_id, kind, body) VALUES (" + dialect.nextSeq()
+                + ", ?, ?, ?, ?, ?, ?, " + dialect.jsonParameter() + ") RETURNING seq")) {
             for (NewEntry e : plan.toWrite()) {
                 EntryKind kind = e.payload().kind();
                 insert.setString(1, scope);
