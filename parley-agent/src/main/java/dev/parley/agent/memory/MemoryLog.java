@@ -26,6 +26,8 @@ import dev.parley.json.Json;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,7 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import java.util.stream.IntStream;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -340,12 +343,12 @@ public final class MemoryLog<M> {
             }
         }
         List<Run> runs = lastView == null ? null : parseRuns(session, lastView);
-        List<Integer> positions = positions(runs, index::get, chain.size());
+        int[] positions = positions(runs, id -> index.getOrDefault(id, -1), chain.size());
         if (positions == null) {
             throw new CorruptRecordException("session " + session + ", entry " + lastView.id(),
                     "the memory view names ranges " + runs + " that are not in the message chain");
         }
-        List<Slot<M>> slots = new ArrayList<>(positions.size());
+        List<Slot<M>> slots = new ArrayList<>(positions.length);
         for (int i : positions) {
             Entry e = chain.get(i);
             slots.add(new Slot<>(e.id(), i, codec.decode(Objects.requireNonNull(e.message()))));
@@ -398,11 +401,8 @@ public final class MemoryLog<M> {
         // No view entry while the runs in force (none: the whole chain) still describe the view over the longer
         // chain: an open span takes in the appended messages, a tail slides over them.
         List<Run> inForce = current.runs;
-        Map<EntryId, Integer> placed = new HashMap<>();
-        for (Slot<M> s : current.slots) {
-            placed.put(s.id, s.chainIndex);
-        }
-        boolean viewEntry = !positions(slots).equals(positions(inForce, placed::get, chainLength));
+        boolean viewEntry = !Arrays.equals(positions(slots), positions(inForce, id -> chainIndex(current, id),
+                chainLength));
         List<Run> wanted = viewEntry ? runs(slots, chainLength, openStart(current.slots, current.chainLength))
                 : inForce;
         EntryId lastEntry = current.lastEntry;
@@ -506,56 +506,66 @@ public final class MemoryLog<M> {
     }
 
     /** The chain positions of a view's slots. */
-    private static <M> List<Integer> positions(List<Slot<M>> slots) {
-        List<Integer> out = new ArrayList<>(slots.size());
-        for (Slot<M> s : slots) {
-            out.add(s.chainIndex);
+    private static <M> int[] positions(List<Slot<M>> slots) {
+        int[] out = new int[slots.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = slots.get(i).chainIndex;
         }
         return out;
+    }
+
+    /** The chain position of the entry {@code id} in a view, or -1 if it is not one of the view's slots. */
+    private static <M> int chainIndex(View<M> view, EntryId id) {
+        for (Slot<M> s : view.slots) {
+            if (s.id.equals(id)) {
+                return s.chainIndex;
+            }
+        }
+        return -1;
     }
 
     /**
      * The chain positions that {@code runs} (null: the whole chain) describe over a chain of {@code chainLength}
      * messages, in view order; null if a span's entries are not where {@code indexOf} (an entry's chain position,
-     * null if unknown) says, or are out of order.
+     * -1 if unknown) says, or are out of order.
      */
-    private static @Nullable List<Integer> positions(@Nullable List<Run> runs,
-                                                     Function<EntryId, @Nullable Integer> indexOf, int chainLength) {
-        List<Integer> out = new ArrayList<>();
+    private static int @Nullable [] positions(@Nullable List<Run> runs, ToIntFunction<EntryId> indexOf,
+                                              int chainLength) {
         if (runs == null) {
-            for (int i = 0; i < chainLength; i++) {
-                out.add(i);
-            }
-            return out;
+            return IntStream.range(0, chainLength).toArray();
         }
+        IntStream.Builder out = IntStream.builder();
+        int last = -1;
         for (Run run : runs) {
-            int after = out.isEmpty() ? -1 : out.get(out.size() - 1);
             int from;
             int to = chainLength - 1;
             if (run instanceof Tail tail) {
-                from = Math.max(after + 1, chainLength - tail.count());
+                from = Math.max(last + 1, chainLength - tail.count());
             } else {
                 Span span = (Span) run;
-                Integer start = indexOf.apply(span.from());
-                Integer end = span.to() == null ? Integer.valueOf(to) : indexOf.apply(span.to());
-                if (start == null || end == null || end < start || end >= chainLength) {
+                from = indexOf.applyAsInt(span.from());
+                if (span.to() != null) {
+                    to = indexOf.applyAsInt(span.to());
+                }
+                if (from < 0 || to < from || to >= chainLength) {
                     return null;
                 }
-                from = start;
-                to = end;
             }
             for (int i = from; i <= to; i++) {
                 out.add(i);
+                last = i;
             }
         }
-        return out;
+        return out.build().toArray();
     }
 
     /** Finds the slot of each message of a new list: identity first, in order; then equality. */
     private static final class Matcher<M> {
         private final List<Slot<M>> current;
         private final View<M> base;
-        private final Set<EntryId> used = new HashSet<>();
+        /** The chain positions of the slots taken (a chain entry is at most one slot of a view). */
+        private final BitSet used = new BitSet();
+        private int taken;
         private int next;
         private @Nullable IdentityHashMap<M, Slot<M>> byIdentity;
         private @Nullable Map<M, ArrayDeque<Slot<M>>> byValue;
@@ -566,8 +576,11 @@ public final class MemoryLog<M> {
         }
 
         @Nullable Slot<M> match(M m) {
-            if (next < current.size() && current.get(next).message == m && !used.contains(current.get(next).id)) {
+            if (next < current.size() && current.get(next).message == m && !used.get(current.get(next).chainIndex)) {
                 return take(current.get(next++));
+            }
+            if (taken == current.size() && base.slots == current) {
+                return null; // every slot is taken and there is no other view to look in: the usual new message
             }
             if (byIdentity == null) {
                 byIdentity = new IdentityHashMap<>();
@@ -579,7 +592,7 @@ public final class MemoryLog<M> {
                 }
             }
             Slot<M> s = byIdentity.get(m);
-            if (s != null && !used.contains(s.id)) {
+            if (s != null && !used.get(s.chainIndex)) {
                 advancePast(s);
                 return take(s);
             }
@@ -592,7 +605,7 @@ public final class MemoryLog<M> {
             ArrayDeque<Slot<M>> candidates = byValue.get(m);
             while (candidates != null && !candidates.isEmpty()) {
                 Slot<M> c = candidates.poll();
-                if (!used.contains(c.id)) {
+                if (!used.get(c.chainIndex)) {
                     advancePast(c);
                     return take(c);
                 }
@@ -610,7 +623,8 @@ public final class MemoryLog<M> {
         }
 
         private Slot<M> take(Slot<M> s) {
-            used.add(s.id);
+            used.set(s.chainIndex);
+            taken++;
             return s;
         }
     }
