@@ -97,13 +97,31 @@ final class SqliteDialect extends SqlDialect {
 
     @Override
     public boolean isUniqueViolation(SQLException e) {
-        return e instanceof SQLiteException s && (s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
-                || s.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
+        SQLiteErrorCode code = codeOf(e);
+        return code == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE || code == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY;
+    }
+
+    /**
+     * SQLite's result code of a failure, or null: the exception's own, or its nearest cause's (the statement cache
+     * wraps a failure to prepare).
+     */
+    private static @Nullable SQLiteErrorCode codeOf(SQLException e) {
+        SQLiteException cause = sqliteCause(e);
+        return cause == null ? null : cause.getResultCode();
+    }
+
+    private static @Nullable SQLiteException sqliteCause(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLiteException s) {
+                return s;
+            }
+        }
+        return null;
     }
 
     @Override
     public ParleyException map(SQLException e, String doing) {
-        SQLiteErrorCode code = e instanceof SQLiteException s ? s.getResultCode() : null;
+        SQLiteErrorCode code = codeOf(e);
         if (readOnly != null && code != null && code.name().startsWith("SQLITE_READONLY")) {
             return new UnavailableException(where() + " is open for reading only, because " + readOnly
                     + "; could not " + doing, e);
@@ -113,7 +131,7 @@ final class SqliteDialect extends SqlDialect {
 
     /** Parley's error for a SQLite failure; the SQL exception is the cause. */
     static ParleyException map(SQLException e, String where, String doing) {
-        SQLiteErrorCode code = e instanceof SQLiteException s ? s.getResultCode() : null;
+        SQLiteErrorCode code = codeOf(e);
         if (code != null && DAMAGED.contains(code)) {
             return new CorruptRecordException(where, "the database file is damaged (" + code + ") while trying to "
                     + doing, e);
@@ -124,7 +142,9 @@ final class SqliteDialect extends SqlDialect {
                     + " stopped in the middle of a write); could not " + doing + ". Nothing was written: retry when"
                     + " that process has finished", e);
         }
-        return new UnavailableException("could not " + doing + " in " + where + ": " + e.getMessage(), e);
+        SQLiteException cause = sqliteCause(e);
+        return new UnavailableException("could not " + doing + " in " + where + ": "
+                + (cause != null ? cause : e).getMessage(), e);
     }
 
     /**
@@ -138,6 +158,7 @@ final class SqliteDialect extends SqlDialect {
         config.setMaxTotalPerKey(8); // the same text open more than once: nested reads
         config.setMaxTotal(STATEMENT_CACHE_SIZE);
         config.setBlockWhenExhausted(false);
+        config.setJmxEnabled(false); // on by default: every store would register an MBean that keeps it reachable
         pooling.setStatementPool(new GenericKeyedObjectPool<>(pooling, config));
         return pooling;
     }

@@ -1,6 +1,7 @@
 package dev.parley.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
@@ -59,6 +61,25 @@ class SeqFloorTest {
             long newest = append(log, "gone", "c");
             store.catalog().orElseThrow().delete(new SessionId("gone")); // its entries leave by the cascade
             assertThat(append(log, "kept", "d")).isGreaterThan(newest);
+        }
+    }
+
+    @Test
+    void insertOfAWriterOfAnEarlierSchema_isRefusedRatherThanReuseASeq() throws Exception {
+        Path file = dir.resolve("old.db");
+        try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
+            append(store.log(), "s", "a");
+            append(store.log(), "s", "b");
+            store.log().truncateAfter(new SessionId("s"), new EntryId("a")); // seq 2 is gone, and must stay unused
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            // what a v4 writer sends: no seq, which SQLite would make max(seq) + 1 = 2
+            assertThatThrownBy(() -> st.executeUpdate("INSERT INTO parley_log_entries (scope_id, session_id,"
+                    + " entry_id, parent_id, agent_id, kind, body) VALUES ('default', 's', 'c', NULL, 'main',"
+                    + " 'message', '{}')")).isInstanceOf(SQLException.class).hasMessageContaining("seq must be above");
+        }
+        try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
+            assertThat(append(store.log(), "s", "c")).isEqualTo(3);
         }
     }
 

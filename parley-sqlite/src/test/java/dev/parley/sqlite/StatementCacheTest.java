@@ -3,22 +3,26 @@ package dev.parley.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The dialect's cache of prepared statements: reused statements start clean, and any number of texts still works. */
+/** The dialect's cache of prepared statements: a reused statement starts clean, failures keep SQLite's codes, and any number of texts works. */
 class StatementCacheTest {
     @TempDir
     Path dir;
 
     SqliteDialect open() throws Exception {
-        SqliteDialect dialect = new SqliteDialect("test", DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("c.db")));
+        SqliteDialect dialect = new SqliteDialect("test", DriverManager.getConnection("jdbc:sqlite:"
+                + dir.resolve("c.db")));
         dialect.withConnection(c -> {
             try (Statement st = c.createStatement()) {
+                st.execute("PRAGMA journal_mode=WAL");
                 st.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)");
             }
             return null;
@@ -27,7 +31,7 @@ class StatementCacheTest {
     }
 
     @Test
-    void preparedTwice_theSecondStartsWithoutTheFirstsParametersOrRows() throws Exception {
+    void preparedTwice_theSecondStartsWithoutTheFirstsParameters() throws Exception {
         SqliteDialect dialect = open();
         try {
             dialect.withConnection(c -> {
@@ -42,23 +46,83 @@ class StatementCacheTest {
                 }
                 try (PreparedStatement select = c.prepareStatement("SELECT v FROM t WHERE k = ?")) {
                     select.setInt(1, 2);
-                    ResultSet rs = select.executeQuery(); // left open: closing the statement must close it
-                    assertThat(rs.next()).isTrue();
-                    assertThat(rs.getString(1)).isNull();
-                }
-                try (PreparedStatement select = c.prepareStatement("SELECT v FROM t WHERE k = ?");
-                     PreparedStatement nested = c.prepareStatement("SELECT v FROM t WHERE k = ?")) {
-                    select.setInt(1, 1);
-                    nested.setInt(1, 2);
-                    try (ResultSet outer = select.executeQuery(); ResultSet inner = nested.executeQuery()) {
-                        assertThat(outer.next()).isTrue();
-                        assertThat(inner.next()).isTrue();
-                        assertThat(outer.getString(1)).isEqualTo("one");
-                        assertThat(inner.getString(1)).isNull();
+                    try (ResultSet rs = select.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getString(1)).isNull();
                     }
                 }
                 return null;
             });
+        } finally {
+            dialect.close();
+        }
+    }
+
+    @Test
+    void statementClosedWithRowsUnread_holdsNoReadSnapshot() throws Exception {
+        // A statement stopped mid-step keeps its read transaction, which no checkpoint can pass; a cached statement
+        // is not closed, so returning it to the cache must reset it.
+        Path file = dir.resolve("c.db");
+        SqliteDialect dialect = open();
+        try {
+            dialect.withConnection(c -> {
+                try (Statement st = c.createStatement()) {
+                    st.executeUpdate("INSERT INTO t (k, v) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+                }
+                PreparedStatement select = c.prepareStatement("SELECT v FROM t ORDER BY k");
+                ResultSet rs = select.executeQuery();
+                assertThat(rs.next()).isTrue(); // two rows left unread
+                select.close();
+                return null;
+            });
+            try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+                 Statement st = other.createStatement();
+                 ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("checkpoint blocked by a reader").isZero();
+            }
+        } finally {
+            dialect.close();
+        }
+    }
+
+    @Test
+    void statementThatFailed_runsAgain() throws Exception {
+        SqliteDialect dialect = open();
+        try {
+            dialect.withConnection(c -> {
+                for (int k : new int[] {1, 1, 2}) {
+                    try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, 'x')")) {
+                        insert.setInt(1, k);
+                        insert.executeUpdate();
+                    } catch (SQLException e) {
+                        assertThat(dialect.isUniqueViolation(e)).as("the second insert of key 1").isTrue();
+                    }
+                }
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM t")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(2);
+                }
+                return null;
+            });
+        } finally {
+            dialect.close();
+        }
+    }
+
+    @Test
+    void failureToPrepare_isMappedBySqlitesOwnError() throws Exception {
+        SqliteDialect dialect = open();
+        try {
+            SQLException failure = dialect.withConnection(c -> {
+                try (PreparedStatement ignored = c.prepareStatement("SELECT v FROM missing")) {
+                    return null;
+                } catch (SQLException e) {
+                    return e;
+                }
+            });
+            assertThat((Throwable) failure).isNotNull();
+            assertThat(dialect.map(failure, "read")).hasMessageContaining("no such table: missing");
         } finally {
             dialect.close();
         }

@@ -121,6 +121,28 @@ class MemoryLogTest {
     }
 
     @Test
+    void truncate_afterTheWindowSlid_theViewIsTheNewestOfWhatRemains() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            for (int i = 0; i < 10; i++) {
+                List<String> view = with(memory.get("m"), "m" + i);
+                if (view.size() > 4) {
+                    view.remove(0);
+                }
+                memory.set("m", view);
+            }
+            assertThat(memory.get("m")).containsExactly("m6", "m7", "m8", "m9");
+            Entry m7 = entries(store, "m").stream().filter(e -> e.message() != null && "m7".equals(e.message().text()))
+                    .findFirst().orElseThrow();
+            store.log().truncateAfter(MemoryIds.sessionId("m"), m7.id()); // the view entry, after m4, stays
+        }
+        try (Store store = open()) {
+            assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m"))
+                    .containsExactly("m4", "m5", "m6", "m7");
+        }
+    }
+
+    @Test
     void get_afterReorderAndRepeats_returnsExactlyWhatWasLastSet() {
         try (Store store = open()) {
             MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());

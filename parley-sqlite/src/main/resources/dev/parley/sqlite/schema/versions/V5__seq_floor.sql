@@ -6,11 +6,12 @@
 -- reused; an append writes one page less. The table is rebuilt (SQLite cannot drop AUTOINCREMENT), keeping every seq.
 
 CREATE TABLE parley_log_seq_floor (
+    id  INTEGER NOT NULL PRIMARY KEY CHECK (id = 1), -- one row
     seq INTEGER NOT NULL
 );
 
-INSERT INTO parley_log_seq_floor (seq)
-SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'parley_log_entries'), 0);
+INSERT INTO parley_log_seq_floor (id, seq)
+SELECT 1, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'parley_log_entries'), 0);
 
 CREATE TABLE parley_log_entries_v5 (
     seq        INTEGER NOT NULL PRIMARY KEY,
@@ -33,6 +34,15 @@ ALTER TABLE parley_log_entries_v5 RENAME TO parley_log_entries;
 
 CREATE INDEX parley_log_entries_by_session ON parley_log_entries (scope_id, session_id, seq);
 CREATE INDEX parley_log_entries_by_agent ON parley_log_entries (scope_id, session_id, agent_id, seq);
+
+-- An insert that does not take its seq above the floor is refused rather than let reuse a seq: a writer of an earlier
+-- schema (a process of an earlier Parley still running while this one migrated the file) leaves seq to SQLite, which
+-- would hand out max(seq) + 1 whatever was deleted above it.
+CREATE TRIGGER parley_log_entries_seq_above_floor BEFORE INSERT ON parley_log_entries
+WHEN NEW.seq IS NULL OR NEW.seq <= (SELECT seq FROM parley_log_seq_floor)
+BEGIN
+    SELECT RAISE(ABORT, 'parley_log_entries.seq must be above parley_log_seq_floor: a writer of an earlier Parley schema');
+END;
 
 -- Every way entries leave (DELETE, and the cascade of a deleted session) passes through here.
 CREATE TRIGGER parley_log_entries_seq_floor AFTER DELETE ON parley_log_entries
