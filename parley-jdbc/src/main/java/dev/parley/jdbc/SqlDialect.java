@@ -44,8 +44,8 @@ public abstract class SqlDialect {
      *     {@link #bindStrings} (e.g. {@code %s = ANY (?)})
      * @param archiveLocatorPrefix the prefix of the archive locators this database's archives hand out
      *     ({@code sqlite-archive:})
-     * @param nextSeq the value of {@code parley_log_entries.seq} in an {@code INSERT}: one above every seq the table
-     *     ever held, never reused ({@code DEFAULT}, for an identity column)
+     * @param nextSeq the value of {@code parley_log_entries.seq} in an {@code INSERT}: above every seq the table ever
+     *     held, so that none is reused ({@code DEFAULT}, for an identity column, whose values may skip some)
      */
     public record Spelling(String forUpdate, String jsonParameter, String isAnyOf, String archiveLocatorPrefix,
                            String nextSeq) {
@@ -55,6 +55,11 @@ public abstract class SqlDialect {
             Objects.requireNonNull(isAnyOf, "isAnyOf");
             Objects.requireNonNull(archiveLocatorPrefix, "archiveLocatorPrefix");
             Objects.requireNonNull(nextSeq, "nextSeq");
+        }
+
+        /** The spellings of a database whose {@code seq} is an identity column: {@link #nextSeq} is {@code DEFAULT}. */
+        public Spelling(String forUpdate, String jsonParameter, String isAnyOf, String archiveLocatorPrefix) {
+            this(forUpdate, jsonParameter, isAnyOf, archiveLocatorPrefix, "DEFAULT");
         }
     }
 

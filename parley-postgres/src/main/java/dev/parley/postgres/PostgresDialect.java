@@ -25,8 +25,7 @@ import org.jspecify.annotations.Nullable;
 final class PostgresDialect extends SqlDialect {
     static final String LOCATOR_PREFIX = "postgres-archive:";
 
-    private static final Spelling SPELLING = new Spelling(" FOR UPDATE", "?::json", "%s = ANY (?)", LOCATOR_PREFIX,
-            "DEFAULT");
+    private static final Spelling SPELLING = new Spelling(" FOR UPDATE", "?::json", "%s = ANY (?)", LOCATOR_PREFIX);
 
     private final DataSource dataSource;
     private final @Nullable AutoCloseable owned;
