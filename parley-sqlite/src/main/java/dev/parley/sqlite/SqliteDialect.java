@@ -131,7 +131,8 @@ final class SqliteDialect extends SqlDialect {
 
     /** Parley's error for a SQLite failure; the SQL exception is the cause. */
     static ParleyException map(SQLException e, String where, String doing) {
-        SQLiteErrorCode code = codeOf(e);
+        SQLiteException cause = sqliteCause(e);
+        SQLiteErrorCode code = cause == null ? null : cause.getResultCode();
         if (code != null && DAMAGED.contains(code)) {
             return new CorruptRecordException(where, "the database file is damaged (" + code + ") while trying to "
                     + doing, e);
@@ -142,7 +143,6 @@ final class SqliteDialect extends SqlDialect {
                     + " stopped in the middle of a write); could not " + doing + ". Nothing was written: retry when"
                     + " that process has finished", e);
         }
-        SQLiteException cause = sqliteCause(e);
         return new UnavailableException("could not " + doing + " in " + where + ": "
                 + (cause != null ? cause : e).getMessage(), e);
     }

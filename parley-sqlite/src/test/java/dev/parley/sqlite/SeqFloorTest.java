@@ -32,6 +32,10 @@ class SeqFloorTest {
     @TempDir
     Path dir;
 
+    static SqliteStore open(Path file) {
+        return SqliteStore.open(file, StoreOptions.defaults());
+    }
+
     static long append(MessageLog log, String session, String id) {
         return log.append(new SessionId(session), AGENT, List.of(NewEntry.of(new EntryId(id), null, T,
                 Message.user(id)))).get(0).seq();
@@ -39,7 +43,7 @@ class SeqFloorTest {
 
     @Test
     void append_afterTheNewestEntriesWereTruncated_takesASeqAboveThem() {
-        try (SqliteStore store = SqliteStore.open(dir.resolve("t.db"), StoreOptions.defaults())) {
+        try (SqliteStore store = open(dir.resolve("t.db"))) {
             MessageLog log = store.log();
             append(log, "s", "a");
             append(log, "s", "b");
@@ -47,14 +51,14 @@ class SeqFloorTest {
             log.truncateAfter(new SessionId("s"), new EntryId("a"));
             assertThat(append(log, "s", "d")).isGreaterThan(newest);
         }
-        try (SqliteStore store = SqliteStore.open(dir.resolve("t.db"), StoreOptions.defaults())) { // and reopened
+        try (SqliteStore store = open(dir.resolve("t.db"))) { // and reopened
             assertThat(append(store.log(), "s", "e")).isEqualTo(5);
         }
     }
 
     @Test
     void append_afterTheSessionHoldingTheNewestEntriesWasDeleted_takesASeqAboveThem() {
-        try (SqliteStore store = SqliteStore.open(dir.resolve("d.db"), StoreOptions.defaults())) {
+        try (SqliteStore store = open(dir.resolve("d.db"))) {
             MessageLog log = store.log();
             append(log, "kept", "a");
             append(log, "gone", "b");
@@ -67,7 +71,7 @@ class SeqFloorTest {
     @Test
     void insertOfAWriterOfAnEarlierSchema_isRefusedRatherThanReuseASeq() throws Exception {
         Path file = dir.resolve("old.db");
-        try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
+        try (SqliteStore store = open(file)) {
             append(store.log(), "s", "a");
             append(store.log(), "s", "b");
             store.log().truncateAfter(new SessionId("s"), new EntryId("a")); // seq 2 is gone, and must stay unused
@@ -78,7 +82,7 @@ class SeqFloorTest {
                     + " entry_id, parent_id, agent_id, kind, body) VALUES ('default', 's', 'c', NULL, 'main',"
                     + " 'message', '{}')")).isInstanceOf(SQLException.class).hasMessageContaining("seq must be above");
         }
-        try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
+        try (SqliteStore store = open(file)) {
             assertThat(append(store.log(), "s", "c")).isEqualTo(3);
         }
     }
@@ -86,7 +90,7 @@ class SeqFloorTest {
     @Test
     void append_rewritesNoCounterRow() throws Exception {
         Path file = dir.resolve("c.db");
-        try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
+        try (SqliteStore store = open(file)) {
             append(store.log(), "s", "a");
             append(store.log(), "s", "b");
         }

@@ -9,6 +9,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,8 +19,11 @@ class StatementCacheTest {
     @TempDir
     Path dir;
 
-    SqliteDialect open() throws Exception {
-        SqliteDialect dialect = new SqliteDialect("test", DriverManager.getConnection("jdbc:sqlite:"
+    SqliteDialect dialect;
+
+    @BeforeEach
+    void open() throws Exception {
+        dialect = new SqliteDialect("test", DriverManager.getConnection("jdbc:sqlite:"
                 + dir.resolve("c.db")));
         dialect.withConnection(c -> {
             try (Statement st = c.createStatement()) {
@@ -27,35 +32,34 @@ class StatementCacheTest {
             }
             return null;
         });
-        return dialect;
+    }
+
+    @AfterEach
+    void close() {
+        dialect.close();
     }
 
     @Test
     void preparedTwice_theSecondStartsWithoutTheFirstsParameters() throws Exception {
-        SqliteDialect dialect = open();
-        try {
-            dialect.withConnection(c -> {
-                try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, ?)")) {
-                    insert.setInt(1, 1);
-                    insert.setString(2, "one");
-                    insert.executeUpdate();
+        dialect.withConnection(c -> {
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, ?)")) {
+                insert.setInt(1, 1);
+                insert.setString(2, "one");
+                insert.executeUpdate();
+            }
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, ?)")) {
+                insert.setInt(1, 2); // the second parameter is left unbound: NULL, not the first use's "one"
+                insert.executeUpdate();
+            }
+            try (PreparedStatement select = c.prepareStatement("SELECT v FROM t WHERE k = ?")) {
+                select.setInt(1, 2);
+                try (ResultSet rs = select.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).isNull();
                 }
-                try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, ?)")) {
-                    insert.setInt(1, 2); // the second parameter is left unbound: NULL, not the first use's "one"
-                    insert.executeUpdate();
-                }
-                try (PreparedStatement select = c.prepareStatement("SELECT v FROM t WHERE k = ?")) {
-                    select.setInt(1, 2);
-                    try (ResultSet rs = select.executeQuery()) {
-                        assertThat(rs.next()).isTrue();
-                        assertThat(rs.getString(1)).isNull();
-                    }
-                }
-                return null;
-            });
-        } finally {
-            dialect.close();
-        }
+            }
+            return null;
+        });
     }
 
     @Test
@@ -63,88 +67,68 @@ class StatementCacheTest {
         // A statement stopped mid-step keeps its read transaction, which no checkpoint can pass; a cached statement
         // is not closed, so returning it to the cache must reset it.
         Path file = dir.resolve("c.db");
-        SqliteDialect dialect = open();
-        try {
-            dialect.withConnection(c -> {
-                try (Statement st = c.createStatement()) {
-                    st.executeUpdate("INSERT INTO t (k, v) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-                }
-                PreparedStatement select = c.prepareStatement("SELECT v FROM t ORDER BY k");
-                ResultSet rs = select.executeQuery();
-                assertThat(rs.next()).isTrue(); // two rows left unread
-                select.close();
-                return null;
-            });
-            try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
-                 Statement st = other.createStatement();
-                 ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
-                assertThat(rs.next()).isTrue();
-                assertThat(rs.getInt(1)).as("checkpoint blocked by a reader").isZero();
+        dialect.withConnection(c -> {
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO t (k, v) VALUES (1, 'a'), (2, 'b'), (3, 'c')");
             }
-        } finally {
-            dialect.close();
+            PreparedStatement select = c.prepareStatement("SELECT v FROM t ORDER BY k");
+            ResultSet rs = select.executeQuery();
+            assertThat(rs.next()).isTrue(); // two rows left unread
+            select.close();
+            return null;
+        });
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement st = other.createStatement();
+             ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).as("checkpoint blocked by a reader").isZero();
         }
     }
 
     @Test
     void statementThatFailed_runsAgain() throws Exception {
-        SqliteDialect dialect = open();
-        try {
-            dialect.withConnection(c -> {
-                for (int k : new int[] {1, 1, 2}) {
-                    try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, 'x')")) {
-                        insert.setInt(1, k);
-                        insert.executeUpdate();
-                    } catch (SQLException e) {
-                        assertThat(dialect.isUniqueViolation(e)).as("the second insert of key 1").isTrue();
-                    }
+        dialect.withConnection(c -> {
+            for (int k : new int[] {1, 1, 2}) {
+                try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, 'x')")) {
+                    insert.setInt(1, k);
+                    insert.executeUpdate();
+                } catch (SQLException e) {
+                    assertThat(dialect.isUniqueViolation(e)).as("the second insert of key 1").isTrue();
                 }
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM t")) {
-                    assertThat(rs.next()).isTrue();
-                    assertThat(rs.getInt(1)).isEqualTo(2);
-                }
-                return null;
-            });
-        } finally {
-            dialect.close();
-        }
+            }
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM t")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isEqualTo(2);
+            }
+            return null;
+        });
     }
 
     @Test
     void failureToPrepare_isMappedBySqlitesOwnError() throws Exception {
-        SqliteDialect dialect = open();
-        try {
-            SQLException failure = dialect.withConnection(c -> {
-                try (PreparedStatement ignored = c.prepareStatement("SELECT v FROM missing")) {
-                    return null;
-                } catch (SQLException e) {
-                    return e;
-                }
-            });
-            assertThat((Throwable) failure).isNotNull();
-            assertThat(dialect.map(failure, "read")).hasMessageContaining("no such table: missing");
-        } finally {
-            dialect.close();
-        }
+        SQLException failure = dialect.withConnection(c -> {
+            try (PreparedStatement ignored = c.prepareStatement("SELECT v FROM missing")) {
+                return null;
+            } catch (SQLException e) {
+                return e;
+            }
+        });
+        assertThat((Throwable) failure).isNotNull();
+        assertThat(dialect.map(failure, "read")).hasMessageContaining("no such table: missing");
     }
 
     @Test
     void moreTextsThanTheCacheHolds_allRun() throws Exception {
-        SqliteDialect dialect = open();
-        try {
-            int count = dialect.withConnection(c -> {
-                int rows = 0;
-                for (int i = 0; i < 300; i++) {
-                    try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, '" + i + "')")) {
-                        insert.setInt(1, i);
-                        rows += insert.executeUpdate();
-                    }
+        int count = dialect.withConnection(c -> {
+            int rows = 0;
+            for (int i = 0; i < 300; i++) {
+                try (PreparedStatement insert = c.prepareStatement("INSERT INTO t (k, v) VALUES (?, '" + i + "')")) {
+                    insert.setInt(1, i);
+                    rows += insert.executeUpdate();
                 }
-                return rows;
-            });
-            assertThat(count).isEqualTo(300);
-        } finally {
-            dialect.close();
-        }
+            }
+            return rows;
+        });
+        assertThat(count).isEqualTo(300);
     }
 }
