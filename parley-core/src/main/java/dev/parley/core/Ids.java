@@ -1,7 +1,5 @@
 package dev.parley.core;
 
-import java.util.regex.Pattern;
-
 /**
  * The one validation rule for every identifier Parley stores (sessions, agents, entries), applied at the
  * boundary and identical on every backend.
@@ -15,13 +13,30 @@ public final class Ids {
     /** The longest id accepted, in characters. */
     public static final int MAX_LENGTH = 128;
 
-    private static final Pattern VALID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
-
     private Ids() {}
 
     /** Whether {@code value} is a valid id. Never throws. */
     public static boolean isValid(String value) {
-        return value != null && !value.isEmpty() && value.length() <= MAX_LENGTH && VALID.matcher(value).matches();
+        if (value == null || value.isEmpty() || value.length() > MAX_LENGTH) {
+            return false;
+        }
+        // [A-Za-z0-9_][A-Za-z0-9._-]*, by hand: every stored entry's ids pass here on each load
+        char first = value.charAt(0);
+        if (!isLetterOrDigit(first) && first != '_') {
+            return false;
+        }
+        for (int i = 1; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (!isLetterOrDigit(c) && c != '.' && c != '_' && c != '-') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code c} is an ASCII letter or digit. */
+    private static boolean isLetterOrDigit(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
     }
 
     /**

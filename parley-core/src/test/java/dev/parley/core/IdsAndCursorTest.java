@@ -22,6 +22,18 @@ class IdsAndCursorTest {
     }
 
     @Test
+    void ids_acceptExactlyTheCharactersOfTheDocumentedRule_firstAndLater() {
+        java.util.regex.Pattern rule = java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
+        for (char c = 0; c < Character.MAX_VALUE; c++) {
+            String first = c + "a";
+            String later = "a" + c;
+            assertThat(Ids.isValid(first)).as("U+%04X first", (int) c).isEqualTo(rule.matcher(first).matches());
+            assertThat(Ids.isValid(later)).as("U+%04X later", (int) c).isEqualTo(rule.matcher(later).matches());
+        }
+        assertThat(Ids.isValid("x".repeat(Ids.MAX_LENGTH))).isTrue();
+    }
+
+    @Test
     void cursor_roundTripsAndRejectsDamage() {
         CatalogCursor c = new CatalogCursor(Instant.ofEpochMilli(1_700_000_000_123L), new SessionId("abc"));
         assertThat(CatalogCursor.decode(c.encode())).isEqualTo(c);

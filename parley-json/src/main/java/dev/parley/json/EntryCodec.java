@@ -86,6 +86,11 @@ public final class EntryCodec {
      */
     public static Entry decode(JsonNode node, String location) {
         StrictObject o = StrictObject.of(node, location).allowOnly(ENTRY_KEYS);
+        return decode(o, o.longValue("seq"), location);
+    }
+
+    /** Decodes an entry whose seq is given apart from its fields (which a {@code seq} field there does not override). */
+    private static Entry decode(StrictObject o, long seq, String location) {
         try {
             EntryKind kind = EntryKind.fromWireName(o.string("kind"));
             String key = payloadKey(kind);
@@ -97,7 +102,7 @@ public final class EntryCodec {
             EntryPayload payload = decodePayload(kind, o.required(key), location + " " + key);
             String parent = o.optionalString("parentId");
             SourceRecord source = o.has("source") ? decodeSource(o.object("source")) : null;
-            return new Entry(o.longValue("seq"), new EntryId(o.string("id")), parent == null ? null : new EntryId(parent),
+            return new Entry(seq, new EntryId(o.string("id")), parent == null ? null : new EntryId(parent),
                     new AgentId(o.string("agent")), o.optionalInstant("timestamp"), payload, source);
         } catch (InvalidInputException e) {
             throw new CorruptRecordException(location, e.getMessage(), e);
@@ -136,8 +141,7 @@ public final class EntryCodec {
         if (!node.isObject()) {
             throw new CorruptRecordException(location, "the entry body is not a JSON object");
         }
-        ((ObjectNode) node).put("seq", seq);
-        Entry entry = decode(node, location);
+        Entry entry = decode(StrictObject.of(node, location).allowOnly(ENTRY_KEYS), seq, location);
         if (!entry.id().value().equals(entryId)) {
             throw new CorruptRecordException(location, "the body's id " + entry.id() + " differs from the row's "
                     + entryId);
