@@ -1,6 +1,7 @@
 package dev.parley.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.parley.core.conversation.ConversationBuilder;
 import dev.parley.core.conversation.ConversationOptions;
@@ -105,6 +106,28 @@ class ConversationBuilderTest {
         assertThat(c.messages().get(1).toolCalls()).extracting(ContentBlock.ToolCall::id).containsExactly("X", "Y");
         assertThat(c.messages().get(2).toolResults().get(0).callId()).isEqualTo("X");
         assertThat(c.messages().get(3).toolResults().get(0).callId()).isEqualTo("Y");
+    }
+
+    @Test
+    void parallelResultOffThePath_isRecovered_betweenAnotherAgentsEntries() {
+        AgentId other = new AgentId("other");
+        add("u1", null, Message.user("read both"));
+        add("o1", null, Message.user("unrelated"), other);
+        add("a1", "u1", assistantCalling("X", "Y"));
+        add("rx", "a1", result("X"));
+        add("o2", "o1", Message.assistant(List.of(new ContentBlock.Text("other reply"))), other);
+        add("ry", "a1", result("Y")); // a sibling of rx: off the path from a2
+        add("a2", "rx", Message.assistant(List.of(new ContentBlock.Text("done"))));
+        LoadedConversation c = build(ConversationOptions.AS_WRITTEN);
+        assertThat(c.items()).extracting(i -> i.entry().value()).containsExactly("u1", "a1", "rx", "ry", "a2");
+    }
+
+    @Test
+    void parentChainThatLoops_isACorruptRecord_notAnEndlessWalk() {
+        add("a", "b", Message.user("one"));
+        add("b", "a", Message.assistant(List.of(new ContentBlock.Text("two"))));
+        assertThatThrownBy(() -> build(ConversationOptions.AS_WRITTEN))
+                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("the parent chain loops");
     }
 
     @Test

@@ -150,7 +150,7 @@ public final class ConversationBuilder {
 
     /** Adds sibling records of split responses and parallel tool results. */
     private static List<Entry> recoverSiblings(List<Entry> all, List<Entry> included, long lastSeq) {
-        if (included.isEmpty()) {
+        if (included.isEmpty() || !hasCandidates(all, included, lastSeq)) {
             return included;
         }
         Set<EntryId> inSet = new HashSet<>();
@@ -198,6 +198,29 @@ public final class ConversationBuilder {
             }
         }
         return merged;
+    }
+
+    /**
+     * Whether a message with a parent was written between the first included entry and the leaf without being
+     * included: only such an entry can be a sibling record, and a session written in a line (the usual one) has none,
+     * so its conversation skips the sets of ids that {@link #recoverSiblings} keeps. Both lists are in seq order.
+     */
+    private static boolean hasCandidates(List<Entry> all, List<Entry> included, long lastSeq) {
+        long firstSeq = included.get(0).seq();
+        int next = 0;
+        for (Entry e : all) {
+            if (e.seq() > lastSeq) {
+                return false;
+            }
+            while (next < included.size() && included.get(next).seq() < e.seq()) {
+                next++;
+            }
+            boolean isIncluded = next < included.size() && included.get(next).seq() == e.seq();
+            if (e.seq() >= firstSeq && !isIncluded && e.parentId() != null && e.message() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void noteMessage(@Nullable Message m, Set<String> responseIds, Set<String> calls,

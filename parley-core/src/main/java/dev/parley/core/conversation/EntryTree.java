@@ -8,11 +8,9 @@ import dev.parley.core.model.Entry;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,18 +22,33 @@ import org.jspecify.annotations.Nullable;
 public final class EntryTree {
     private final List<Entry> entries;
     private final Map<EntryId, Entry> byId;
-    private final Map<EntryId, List<Entry>> children;
+    /**
+     * The children of each parent, built on first use: building a conversation walks parent ids only, and a list per
+     * entry is most of the tree's cost on a long session. Never modified once published.
+     */
+    private volatile @Nullable Map<EntryId, List<Entry>> children;
 
     private EntryTree(List<Entry> entries) {
         this.entries = List.copyOf(entries);
         this.byId = new HashMap<>(entries.size() * 2);
-        this.children = new HashMap<>();
         for (Entry e : this.entries) {
             byId.put(e.id(), e);
-            if (e.parentId() != null) {
-                children.computeIfAbsent(e.parentId(), k -> new ArrayList<>()).add(e);
-            }
         }
+    }
+
+    /** The children index; threads racing to build it build equal ones, and each publishes a complete map. */
+    private Map<EntryId, List<Entry>> children() {
+        Map<EntryId, List<Entry>> built = children;
+        if (built == null) {
+            built = new HashMap<>();
+            for (Entry e : entries) {
+                if (e.parentId() != null) {
+                    built.computeIfAbsent(e.parentId(), k -> new ArrayList<>()).add(e);
+                }
+            }
+            children = built;
+        }
+        return built;
     }
 
     /** The tree of these entries, given in {@code seq} order. */
@@ -64,7 +77,7 @@ public final class EntryTree {
 
     /** The entry's children, in {@code seq} order. */
     public List<Entry> children(EntryId id) {
-        return Collections.unmodifiableList(children.getOrDefault(id, List.of()));
+        return Collections.unmodifiableList(children().getOrDefault(id, List.of()));
     }
 
     /** Entries without a parent, detached events included, in {@code seq} order. */
@@ -74,7 +87,8 @@ public final class EntryTree {
 
     /** Entries without children that are not detached events, in {@code seq} order. */
     public List<Entry> leaves() {
-        return entries.stream().filter(e -> !isDetached(e) && !children.containsKey(e.id())).toList();
+        Map<EntryId, List<Entry>> parents = children();
+        return entries.stream().filter(e -> !isDetached(e) && !parents.containsKey(e.id())).toList();
     }
 
     /**
@@ -82,7 +96,7 @@ public final class EntryTree {
      * file-history snapshot, a pi session header). A custom root that others build on is part of the tree.
      */
     public boolean isDetached(Entry e) {
-        return e.isDetached() && !children.containsKey(e.id());
+        return e.isDetached() && !children().containsKey(e.id());
     }
 
     /**
@@ -109,10 +123,9 @@ public final class EntryTree {
      */
     public List<Entry> path(EntryId leaf) {
         List<Entry> reversed = new ArrayList<>();
-        Set<EntryId> seen = new HashSet<>();
         Entry at = get(leaf);
         while (at != null) {
-            if (!seen.add(at.id())) {
+            if (reversed.size() == byId.size()) { // a chain longer than the tree visits some entry twice
                 throw new CorruptRecordException("entry " + at.id(), "the parent chain loops");
             }
             reversed.add(at);
