@@ -60,7 +60,7 @@ public final class ConversationBuilder {
         if (leaf == null) {
             return LoadedConversation.empty(session);
         }
-        List<Entry> path = tree.path(leaf.id());
+        List<Entry> path = tree.path(leaf);
         List<Entry> included = applyCompaction(path);
         included = recoverSiblings(entries, included, leaf.seq());
 

@@ -21,22 +21,30 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EntryTree {
     private final List<Entry> entries;
-    private final Map<EntryId, Entry> byId;
-    /**
-     * The children of each parent, built on first use: building a conversation walks parent ids only, and a list per
-     * entry is most of the tree's cost on a long session. Never modified once published.
+    /*
+     * Both indexes are built on first use and never modified once published (threads racing to build one build equal
+     * ones, each publishing a complete map): a conversation of a session written in a line walks from each entry to
+     * the one before it and needs neither, and on a long session they are most of the tree's cost.
      */
+    private volatile @Nullable Map<EntryId, Entry> byId;
     private volatile @Nullable Map<EntryId, List<Entry>> children;
 
     private EntryTree(List<Entry> entries) {
         this.entries = List.copyOf(entries);
-        this.byId = new HashMap<>(entries.size() * 2);
-        for (Entry e : this.entries) {
-            byId.put(e.id(), e);
-        }
     }
 
-    /** The children index; threads racing to build it build equal ones, and each publishes a complete map. */
+    private Map<EntryId, Entry> byId() {
+        Map<EntryId, Entry> built = byId;
+        if (built == null) {
+            built = new HashMap<>(entries.size() * 2);
+            for (Entry e : entries) {
+                built.put(e.id(), e);
+            }
+            byId = built;
+        }
+        return built;
+    }
+
     private Map<EntryId, List<Entry>> children() {
         Map<EntryId, List<Entry>> built = children;
         if (built == null) {
@@ -63,12 +71,12 @@ public final class EntryTree {
 
     /** The entry with this id. */
     public Optional<Entry> find(EntryId id) {
-        return Optional.ofNullable(byId.get(id));
+        return Optional.ofNullable(byId().get(id));
     }
 
     /** The entry with this id. @throws NotFoundException if there is none */
     public Entry get(EntryId id) {
-        Entry e = byId.get(id);
+        Entry e = byId().get(id);
         if (e == null) {
             throw new NotFoundException("no entry " + id + " in this session");
         }
@@ -122,10 +130,21 @@ public final class EntryTree {
      * @throws CorruptRecordException if the parent chain names a missing entry or loops (which stores prevent)
      */
     public List<Entry> path(EntryId leaf) {
+        return path(get(leaf));
+    }
+
+    /**
+     * The path from the root to {@code leaf}, an entry of this tree, in order. A parent is looked for first just
+     * before its child in {@code seq} order, where a session written in a line keeps it, then by id.
+     *
+     * @throws CorruptRecordException if the parent chain names a missing entry or loops (which stores prevent)
+     */
+    List<Entry> path(Entry leaf) {
         List<Entry> reversed = new ArrayList<>();
-        Entry at = get(leaf);
-        while (at != null) {
-            if (reversed.size() == byId.size()) { // a chain longer than the tree visits some entry twice
+        Entry at = leaf;
+        int index = indexOf(leaf);
+        while (true) {
+            if (reversed.size() == entries.size()) { // a chain longer than the tree visits some entry twice
                 throw new CorruptRecordException("entry " + at.id(), "the parent chain loops");
             }
             reversed.add(at);
@@ -133,13 +152,36 @@ public final class EntryTree {
             if (parent == null) {
                 break;
             }
-            at = byId.get(parent);
+            if (index > 0 && entries.get(index - 1).id().equals(parent)) {
+                at = entries.get(--index);
+                continue;
+            }
+            at = byId().get(parent);
             if (at == null) {
                 throw new CorruptRecordException("entry " + reversed.get(reversed.size() - 1).id(),
                         "parent " + parent + " does not exist");
             }
+            index = indexOf(at);
         }
         Collections.reverse(reversed);
         return reversed;
+    }
+
+    /** The position of an entry of this tree: by its seq (the entries are in seq order), else by a scan. */
+    private int indexOf(Entry e) {
+        int low = 0;
+        int high = entries.size() - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            long seq = entries.get(mid).seq();
+            if (seq < e.seq()) {
+                low = mid + 1;
+            } else if (seq > e.seq()) {
+                high = mid - 1;
+            } else {
+                return entries.get(mid).id().equals(e.id()) ? mid : entries.indexOf(e);
+            }
+        }
+        return entries.indexOf(e);
     }
 }
