@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -84,7 +85,7 @@ import org.springframework.ai.chat.memory.repository.jdbc.JdbcChatMemoryReposito
  * <p>Usage (the command is also at the top of the report):
  * <pre>{@code
  * mvn -q -o -pl parley-bench -am package -DskipTests
- * java -cp parley-bench/target/parley-bench.jar dev.parley.bench.PerformanceReport --out parley-bench/reports/performance.md
+ * java -Xms8g -Xmx8g -cp parley-bench/target/parley-bench.jar dev.parley.bench.PerformanceReport --out parley-bench/reports/performance.md
  * }</pre>
  * {@code --quick} runs smaller sizes for iteration; {@code --ops N}, {@code --resume N,N}, {@code --catalog N},
  * {@code --writers N,N}, {@code --lengths N,N}, {@code --throughput-ops N}, {@code --no-postgres},
@@ -95,6 +96,8 @@ public final class PerformanceReport {
     private static final int WARMUP = 30;
     private static final String PAD = "lorem ipsum dolor sit amet ".repeat(40).substring(0, 1000);
     private static final ObjectMapper JACKSON = new ObjectMapper();
+    /** The heap the report is meant to run with: fixed, and room for a million-message session loaded twice. */
+    static final String HEAP = "-Xms8g -Xmx8g";
 
     private PerformanceReport() {}
 
@@ -201,11 +204,22 @@ public final class PerformanceReport {
         double bytesPerOp() {
             return (double) bytes / nanos.length;
         }
+
+        /** Runs of one case as one: every sample, and the bytes of them all. */
+        static Measured pooled(List<Measured> runs) {
+            long[] nanos = runs.stream().flatMapToLong(r -> Arrays.stream(r.nanos())).toArray();
+            return new Measured(runs.get(0).what(), nanos, runs.stream().mapToLong(Measured::bytes).sum());
+        }
     }
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         Config config = Config.parse(args);
+        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        if (heap.getInit() != heap.getMax()) {
+            System.err.println("warning: the heap is not fixed (-Xms " + heap.getInit() / (1 << 20) + " MB, -Xmx "
+                    + heap.getMax() / (1 << 20) + " MB): the resume figures will swing; run with " + HEAP);
+        }
         Path dir = config.dir();
         AppendBenchmark.deleteTree(dir);
         Files.createDirectories(dir);
@@ -237,12 +251,16 @@ public final class PerformanceReport {
             Map<String, List<Measured>> appends = new LinkedHashMap<>();
             Map<String, Measured> raws = new LinkedHashMap<>();
             for (Backend b : config.runs("append") ? backends : List.<Backend>of()) {
-                raws.put(b.name(), b.raw(dir.resolve(b.name() + "-raw"), config.ops()));
+                // The raw medium is measured before every case, on a file of its own, and its samples pooled: on a
+                // disk whose speed drifts during the run, each case has raw samples from its own minutes in the pool.
+                List<Measured> rawRuns = new ArrayList<>();
                 List<Measured> perLength = new ArrayList<>();
                 for (int length : config.lengths()) {
+                    rawRuns.add(b.raw(dir.resolve(b.name() + "-raw-" + length), config.ops()));
                     perLength.add(appendAt(b, dir.resolve(b.name() + "-" + length), length, config.ops()));
                     progress(b.name() + " append at " + length + " done");
                 }
+                raws.put(b.name(), Measured.pooled(rawRuns));
                 appends.put(b.name(), perLength);
             }
             if (config.runs("append")) {
@@ -812,8 +830,12 @@ public final class PerformanceReport {
         void header() {
             out.append("# Parley performance report\n\n");
             out.append("Run with:\n\n```sh\nmvn -q -o -pl parley-bench -am package -DskipTests\n"
-                    + "java -cp parley-bench/target/parley-bench.jar dev.parley.bench.PerformanceReport --out "
-                    + config.out() + "\n```\n\n");
+                    + "java " + HEAP + " -cp parley-bench/target/parley-bench.jar dev.parley.bench.PerformanceReport"
+                    + " --out " + config.out() + "\n```\n\n");
+            out.append("This run's JVM options: `" + String.join(" ", ManagementFactory.getRuntimeMXBean()
+                    .getInputArguments()) + "`. The heap is fixed (`-Xms` = `-Xmx`): a heap that the collector"
+                    + " shrinks between measurements and grows again during one charges its growth to whatever load"
+                    + " runs then, which made the resume figures swing by up to 2× between runs.\n\n");
             out.append(String.format(Locale.ROOT, "Sizes of this run: %d appends per case after %d warm-up appends,"
                     + " lengths %s, writers %s (%d appends in all per case), resume of %s messages, catalog of %,d"
                     + " sessions (%d pages per figure). Java %s, %s, %d cores. Each append is one assistant message"
@@ -864,9 +886,11 @@ public final class PerformanceReport {
                 springSeries.add(config.lengths()[i], spring.get(i).mean());
             }
             data.addSeries(springSeries);
-            out.append("\nRatios are to the raw medium of the same backend (Spring AI's repository: to the raw SQLite"
-                    + " insert). Spring AI's repository saves the whole conversation per append, so it is measured"
-                    + String.format(Locale.ROOT, " over %d appends per length.%n%n", config.springOps()));
+            out.append(String.format(Locale.ROOT, "%nRatios are to the raw medium of the same backend (Spring AI's"
+                    + " repository: to the raw SQLite insert), measured before every case (%d appends each time, on a"
+                    + " file of its own) with its samples pooled, so that a disk whose speed drifts during the run"
+                    + " weighs on both sides. Spring AI's repository saves the whole conversation per append, so it is"
+                    + " measured over %d appends per length.%n%n", config.ops(), config.springOps()));
             JFreeChart chart = ChartFactory.createXYLineChart("Durable append against session length",
                     "session length (entries)", "mean ms per append", data, PlotOrientation.VERTICAL, true, false,
                     false);
