@@ -100,9 +100,10 @@ class TranscriptCommandsTest {
         JsonNode messages = Json.parse(chat.out()).get("messages");
         assertThat(messages).hasSize(1);
         assertThat(messages.get(0).get("content").asText()).isEqualTo("run it");
-        assertThat(chat.err()).contains("left out 1 reasoning blocks").contains("left out 1 tool calls that no result answers (call_1)")
-                .contains("left out 1 tool results that answer no call before them (call_0)")
-                .contains("left out 2 custom records (no form in openai-chat) (session_meta, event_msg)");
+        assertThat(chat.err()).contains("left out reasoning blocks (openai-chat cannot take them back): 1")
+                .contains("left out tool calls that no result answers: 1 (call_1)")
+                .contains("left out tool results that answer no call before them: 1 (call_0)")
+                .contains("left out custom records (no form in openai-chat): 2 (session_meta, event_msg)");
         CliRun same = parley("--store", store, "export", SESSION, "--format", "codex");
         assertThat(same.err()).isEmpty();
         assertThat(jsonLines(same.out())).hasSize(6);

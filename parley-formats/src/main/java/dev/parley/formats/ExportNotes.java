@@ -88,7 +88,7 @@ final class ExportNotes {
             }
         }
         if (cutRecords > 0) {
-            note("cut " + cutRecords + " messages before the compaction at entry " + cutAt
+            note("cut the messages before the compaction at entry " + cutAt + ": " + cutRecords
                     + " (the conversation a model sees now); --full exports the whole history");
         }
     }
@@ -114,13 +114,16 @@ final class ExportNotes {
                 : e.payload().kind().name().toLowerCase(Locale.ROOT);
     }
 
-    /** The report: one line per kind ({@code left out 3 reasoning blocks (…)}) and each note. */
+    /**
+     * The report: one line per kind, its count after the kind so that one reads as well as many
+     * ({@code left out reasoning blocks (…): 3 (examples)}), and each note.
+     */
     List<String> lines() {
         List<String> out = new ArrayList<>();
         counts.forEach((kind, n) -> {
             List<String> ex = examples.get(kind);
             String named = ex.isEmpty() ? "" : " (" + String.join(", ", ex) + (n > ex.size() ? ", …" : "") + ")";
-            out.add("left out " + n + " " + kind + named);
+            out.add("left out " + kind + ": " + n + named);
         });
         out.addAll(lines);
         return List.copyOf(out);

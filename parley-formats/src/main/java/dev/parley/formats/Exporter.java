@@ -64,9 +64,9 @@ public final class Exporter {
      *
      * @param text the exported text, ending with a newline
      * @param notes one line per kind of thing a converting export left out or cut: records with no form in the
-     *     target ({@code left out 1103 custom records (no form in codex) (…)}) or on branches a conversation does not
-     *     follow, content of the records it wrote ({@code left out 14 reasoning blocks (…)}), and history before a
-     *     compaction ({@code cut 587 messages before the compaction…}). With the records written, the records they
+     *     target ({@code left out custom records (no form in codex): 1103 (…)}) or on branches a conversation does not
+     *     follow, content of the records it wrote ({@code left out reasoning blocks (…): 14}), and history before a
+     *     compaction ({@code cut the messages before the compaction at entry …: 587 …}). With the records written, the records they
      *     count are all of the agent's; empty when nothing was left out
      */
     public record Result(String text, List<String> notes) {

@@ -106,12 +106,13 @@ class CrossFormatExportTest {
 
         Exporter exporter = new Exporter(store);
         assertThat(exporter.export(session, Format.GEMINI, null, true).notes())
-                .anyMatch(n -> n.startsWith("left out " + offPath + " messages on other branches "
-                        + "(a gemini conversation is one path of the tree)"))
+                .anyMatch(n -> n.startsWith("left out messages on other branches "
+                        + "(a gemini conversation is one path of the tree): " + offPath))
                 .noneMatch(n -> n.startsWith("cut "));
         assertThat(exporter.export(session, Format.GEMINI, null, false).notes())
-                .anyMatch(n -> n.startsWith("left out " + offPath + " messages on other branches "))
-                .anyMatch(n -> n.startsWith("cut " + cut + " messages before the compaction at entry "));
+                .anyMatch(n -> n.startsWith("left out messages on other branches (a gemini conversation is one path of"
+                        + " the tree): " + offPath))
+                .anyMatch(n -> n.matches("cut the messages before the compaction at entry \\S+: " + cut + " .*"));
     }
 
     /** An Aider history is Markdown text: the tool calls and results a conversion drops from it are counted. */
@@ -129,8 +130,8 @@ class CrossFormatExportTest {
         assertThat(calls).isPositive();
         assertThat(results).isPositive();
         assertThat(new Exporter(store).export(session, Format.AIDER, null, true).notes())
-                .anyMatch(n -> n.startsWith("left out " + calls + " tool calls (no form in aider) ("))
-                .anyMatch(n -> n.startsWith("left out " + results + " tool results (no form in aider) ("));
+                .anyMatch(n -> n.startsWith("left out tool calls (no form in aider): " + calls + " ("))
+                .anyMatch(n -> n.startsWith("left out tool results (no form in aider): " + results + " ("));
     }
 
     List<String> checkAll(List<Path> paths, Recorder r) throws Exception {
@@ -176,11 +177,11 @@ class CrossFormatExportTest {
         return bad.size() > 40 ? bad.subList(0, 40) : bad;
     }
 
-    static final Pattern NO_FORM = Pattern.compile("left out (\\d+) (.+) \\(no form in ([a-z-]+)\\)( \\(.*\\))?");
+    static final Pattern NO_FORM = Pattern.compile("left out (.+) \\(no form in ([a-z-]+)\\): (\\d+)( \\(.*\\))?");
 
     /**
      * What an export's notes fail to account for, kind by kind. A record the target has no form for is named in a
-     * {@code left out N <kind> (no form in <target>)} note with the count of its kind: for a conversation format every
+     * {@code left out <kind> (no form in <target>): N} note with the count of its kind: for a conversation format every
      * record that is not part of a conversation (a message, a branch summary, a compaction's summary); for the log
      * formats (Claude Code, pi: one record per line, with the record's id) every record missing from the output, and
      * those keep every message. The whole history ({@code --full}) cuts nothing.
@@ -208,8 +209,8 @@ class CrossFormatExportTest {
         Map<String, Integer> noted = new TreeMap<>();
         for (String note : out.notes()) {
             Matcher m = NO_FORM.matcher(note);
-            if (m.matches() && m.group(3).equals(target.cliName())) {
-                noted.merge(m.group(2), Integer.parseInt(m.group(1)), Integer::sum);
+            if (m.matches() && m.group(2).equals(target.cliName())) {
+                noted.merge(m.group(1), Integer.parseInt(m.group(3)), Integer::sum);
             }
             if (full && note.startsWith("cut ")) {
                 bad.add("the whole history cut records: " + note);
