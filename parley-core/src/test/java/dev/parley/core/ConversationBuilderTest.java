@@ -16,6 +16,7 @@ import dev.parley.core.model.Role;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class ConversationBuilderTest {
     static final SessionId S = new SessionId("s");
@@ -123,6 +124,7 @@ class ConversationBuilderTest {
     }
 
     @Test
+    @Timeout(10)
     void parentChainThatLoops_isACorruptRecord_notAnEndlessWalk() {
         add("a", "b", Message.user("one"));
         add("b", "a", Message.assistant(List.of(new ContentBlock.Text("two"))));

@@ -24,7 +24,8 @@ class IdsAndCursorTest {
     @Test
     void ids_acceptExactlyTheCharactersOfTheDocumentedRule_firstAndLater() {
         java.util.regex.Pattern rule = java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]*");
-        for (char c = 0; c < Character.MAX_VALUE; c++) {
+        for (int code = 0; code <= Character.MAX_VALUE; code++) {
+            char c = (char) code;
             String first = c + "a";
             String later = "a" + c;
             assertThat(Ids.isValid(first)).as("U+%04X first", (int) c).isEqualTo(rule.matcher(first).matches());

@@ -88,8 +88,8 @@ final class ExportNotes {
             }
         }
         if (cutRecords > 0) {
-            note("cut the messages before the compaction at entry " + cutAt + ": " + cutRecords
-                    + " (the conversation a model sees now); --full exports the whole history");
+            note("cut the messages before the compaction at entry " + cutAt + " (a model sees only what follows it): "
+                    + cutRecords + "; --full exports the whole history");
         }
     }
 

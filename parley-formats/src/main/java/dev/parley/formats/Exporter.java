@@ -64,10 +64,10 @@ public final class Exporter {
      *
      * @param text the exported text, ending with a newline
      * @param notes one line per kind of thing a converting export left out or cut: records with no form in the
-     *     target ({@code left out custom records (no form in codex): 1103 (…)}) or on branches a conversation does not
-     *     follow, content of the records it wrote ({@code left out reasoning blocks (…): 14}), and history before a
-     *     compaction ({@code cut the messages before the compaction at entry …: 587 …}). With the records written, the records they
-     *     count are all of the agent's; empty when nothing was left out
+     *     target ({@code left out custom records (no form in codex): 1103 (…)}) or on branches a conversation does
+     *     not follow, content of the records it wrote ({@code left out reasoning blocks (…): 14}), and history
+     *     before a compaction ({@code cut the messages before the compaction at entry … (…): 587; …}). With the records
+     *     written, the records they count are all of the agent's; empty when nothing was left out
      */
     public record Result(String text, List<String> notes) {
         public Result {

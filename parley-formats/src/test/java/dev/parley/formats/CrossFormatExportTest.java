@@ -112,7 +112,8 @@ class CrossFormatExportTest {
         assertThat(exporter.export(session, Format.GEMINI, null, false).notes())
                 .anyMatch(n -> n.startsWith("left out messages on other branches (a gemini conversation is one path of"
                         + " the tree): " + offPath))
-                .anyMatch(n -> n.matches("cut the messages before the compaction at entry \\S+: " + cut + " .*"));
+                .anyMatch(n -> n.matches("cut the messages before the compaction at entry \\S+ \\(a model sees only what follows it\\): "
+                        + cut + "; .*"));
     }
 
     /** An Aider history is Markdown text: the tool calls and results a conversion drops from it are counted. */

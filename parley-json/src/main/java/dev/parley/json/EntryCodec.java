@@ -137,11 +137,8 @@ public final class EntryCodec {
      * @throws CorruptRecordException naming {@code location} if the body is not a valid entry or names another id
      */
     public static Entry decodeRow(String body, long seq, String entryId, String location) {
-        JsonNode node = parseRecord(body, location);
-        if (!node.isObject()) {
-            throw new CorruptRecordException(location, "the entry body is not a JSON object");
-        }
-        Entry entry = decode(StrictObject.of(node, location).allowOnly(ENTRY_KEYS), seq, location);
+        Entry entry = decode(StrictObject.of(parseRecord(body, location), location).allowOnly(ENTRY_KEYS), seq,
+                location);
         if (!entry.id().value().equals(entryId)) {
             throw new CorruptRecordException(location, "the body's id " + entry.id() + " differs from the row's "
                     + entryId);

@@ -28,6 +28,25 @@ class EntryCodecTest {
     }
 
     @Test
+    void decodeRow_takesTheSeqOfTheRowsColumn_evenOverASeqInTheBody() {
+        Entry stored = entry(7, Message.user("hello"));
+        String body = EntryCodec.encodeRow(stored);
+        assertThat(body).doesNotContain("\"seq\"");
+        assertThat(EntryCodec.decodeRow(body, 7, "e7", "row 7")).isEqualTo(stored);
+        String withSeq = "{\"seq\":999," + body.substring(1);
+        assertThat(EntryCodec.decodeRow(withSeq, 7, "e7", "row 7").seq()).isEqualTo(7);
+    }
+
+    @Test
+    void decodeRow_ofABodyNamingAnotherId_isACorruptRecordNamingTheRow() {
+        String body = EntryCodec.encodeRow(entry(7, Message.user("hello")));
+        assertThatThrownBy(() -> EntryCodec.decodeRow(body, 7, "e8", "row 7"))
+                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("row 7").hasMessageContaining("e8");
+        assertThatThrownBy(() -> EntryCodec.decodeRow("[1]", 7, "e7", "row 7"))
+                .isInstanceOf(CorruptRecordException.class).hasMessageContaining("row 7");
+    }
+
+    @Test
     void encodeThenDecode_givesTheSameEntry_forEveryKindAndBlock() {
         Message rich = Message.builder(Role.ASSISTANT)
                 .add(new ContentBlock.Thinking("", "c2ln"))

@@ -59,7 +59,11 @@ public final class EntryTree {
         return built;
     }
 
-    /** The tree of these entries, given in {@code seq} order. */
+    /**
+     * The tree of these entries: the entries of one session, as {@link dev.parley.core.log.MessageLog#load} returns
+     * them — ids unique, {@code seq} strictly increasing, every parent before its children. (Entries out of
+     * {@code seq} order still give the same tree, but a path then costs a scan per step.)
+     */
     public static EntryTree of(List<Entry> entries) {
         return new EntryTree(entries);
     }
