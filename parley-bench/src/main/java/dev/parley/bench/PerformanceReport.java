@@ -1,6 +1,7 @@
 package dev.parley.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
@@ -21,7 +22,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.lang.management.MemoryUsage;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -215,10 +217,9 @@ public final class PerformanceReport {
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         Config config = Config.parse(args);
-        MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-        if (heap.getInit() != heap.getMax()) {
-            System.err.println("warning: the heap is not fixed (-Xms " + heap.getInit() / (1 << 20) + " MB, -Xmx "
-                    + heap.getMax() / (1 << 20) + " MB): the resume figures will swing; run with " + HEAP);
+        if (!heapIsFixed()) {
+            System.err.println("warning: the heap is not fixed (-Xms below -Xmx): the resume figures will swing; run"
+                    + " with " + HEAP);
         }
         Path dir = config.dir();
         AppendBenchmark.deleteTree(dir);
@@ -435,7 +436,7 @@ public final class PerformanceReport {
 
     /** Resume figures of one backend at one size. */
     record Resume(double rawMillis, double entriesMillis, double conversationMillis, long rawHeap, long entriesHeap,
-                  long conversationHeap, double fillSeconds) {}
+                  long conversationHeap, long entriesHeld, long conversationHeld, double fillSeconds) {}
 
     static Resume resume(Backend b, Path where, int size) throws Exception {
         Files.createDirectories(where);
@@ -467,28 +468,59 @@ public final class PerformanceReport {
         double[] raw = best(reps, () -> b.rawReadAndParse(where, session));
         double[] entries;
         double[] conversation;
+        long entriesHeld;
+        long conversationHeld;
         try (Store store = Stores.open(b.uri(where), options)) {
             entries = best(reps, () -> store.log().load(session, null).size());
+            entriesHeld = held(() -> store.log().load(session, null));
             conversation = best(reps, () -> new AgentSession(store.log(), session, AgentId.MAIN, options.ids(),
                     Clock.systemUTC()).loadConversation().items().size());
+            conversationHeld = held(() -> new AgentSession(store.log(), session, AgentId.MAIN, options.ids(),
+                    Clock.systemUTC()).loadConversation());
         }
         return new Resume(raw[0], entries[0], conversation[0], (long) raw[1], (long) entries[1],
-                (long) conversation[1], fill);
+                (long) conversation[1], entriesHeld, conversationHeld, fill);
     }
 
     interface Load {
         int run() throws Exception;
     }
 
-    /** The best time (ms) of {@code reps} runs, and the peak heap (bytes) of the last. */
+    /** Whether the JVM's initial heap is its maximum (what the flags say: a collector may report less as usable). */
+    static boolean heapIsFixed() {
+        HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        return vm.getVMOption("InitialHeapSize").getValue().equals(vm.getVMOption("MaxHeapSize").getValue());
+    }
+
+    /** The heap (bytes) that what {@code load} returns keeps: heap in use after a full collection, with and without it. */
+    static long held(Callable<Object> load) throws Exception {
+        System.gc();
+        long before = usedHeap();
+        Object result = load.call();
+        System.gc();
+        long after = usedHeap();
+        Reference.reachabilityFence(result);
+        return after - before;
+    }
+
+    private static long usedHeap() {
+        return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
+                .mapToLong(p -> p.getUsage().getUsed()).sum();
+    }
+
+    /**
+     * The best time (ms) of {@code reps} runs after one that is not timed (the first load of a kind also compiles its
+     * code), and the peak heap (bytes) of the last.
+     */
     static double[] best(int reps, Load load) throws Exception {
+        load.run();
         double bestMillis = Double.MAX_VALUE;
         long peak = 0;
         for (int i = 0; i < reps; i++) {
             System.gc();
             List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
                     .filter(p -> p.getType() == MemoryType.HEAP).toList();
-            long baseline = heap.stream().mapToLong(p -> p.getUsage().getUsed()).sum();
+            long baseline = usedHeap();
             heap.forEach(MemoryPoolMXBean::resetPeakUsage);
             long t = System.nanoTime();
             int n = load.run();
@@ -833,9 +865,10 @@ public final class PerformanceReport {
                     + "java " + HEAP + " -cp parley-bench/target/parley-bench.jar dev.parley.bench.PerformanceReport"
                     + " --out " + config.out() + "\n```\n\n");
             out.append("This run's JVM options: `" + String.join(" ", ManagementFactory.getRuntimeMXBean()
-                    .getInputArguments()) + "`. The heap is fixed (`-Xms` = `-Xmx`): a heap that the collector"
-                    + " shrinks between measurements and grows again during one charges its growth to whatever load"
-                    + " runs then, which made the resume figures swing by up to 2× between runs.\n\n");
+                    .getInputArguments()) + "`. " + (heapIsFixed() ? "The heap is fixed (`-Xms` = `-Xmx`)"
+                    : "**The heap was not fixed** (run with `" + HEAP + "`)") + ": a heap that the collector shrinks"
+                    + " between measurements and grows again during one charges its growth to whatever load runs"
+                    + " then, which made the resume figures swing by up to 2× between runs.\n\n");
             out.append(String.format(Locale.ROOT, "Sizes of this run: %d appends per case after %d warm-up appends,"
                     + " lengths %s, writers %s (%d appends in all per case), resume of %s messages, catalog of %,d"
                     + " sessions (%d pages per figure). Java %s, %s, %d cores. Each append is one assistant message"
@@ -955,17 +988,22 @@ public final class PerformanceReport {
 
         void resumeHeader() {
             out.append("## Resume\n\nOne session of alternating user and assistant messages (about 300 B and 1 KB);"
-                    + " best of 2–3 loads. Raw: the same rows (or lines) read and each parsed with Jackson into a tree."
-                    + " Peak heap: the highest heap use during the load, above what was in use before it.\n\n"
-                    + "| backend | messages | raw ms | entries ms | ÷ raw | conversation ms | ÷ raw | raw peak MB |"
-                    + " entries peak MB | conversation peak MB |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                    + " best of 2–3 loads after one untimed load of each kind. Raw: the same rows (or lines) read and each parsed with Jackson into a tree."
+                    + " Held: the heap that the loaded entries (or conversation) keep, measured after a full collection"
+                    + " with the result still referenced. Peak: the highest heap use during the load, above what was in"
+                    + " use before it; it counts garbage not yet collected, so with the fixed heap it follows what a"
+                    + " load allocates rather than what it needs.\n\n"
+                    + "| backend | messages | raw ms | entries ms | ÷ raw | conversation ms | ÷ raw | entries held MB |"
+                    + " conversation held MB | raw peak MB | entries peak MB | conversation peak MB |\n"
+                    + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         }
 
         void resume(Backend b, Resume r, int size) {
-            out.append(String.format(Locale.ROOT, "| %s | %,d | %.0f | %.0f | %.2f | %.0f | %.2f | %.0f | %.0f |"
-                            + " %.0f |%n", b.name(), size, r.rawMillis(), r.entriesMillis(),
+            out.append(String.format(Locale.ROOT, "| %s | %,d | %.0f | %.0f | %.2f | %.0f | %.2f | %.0f | %.0f | %.0f |"
+                            + " %.0f | %.0f |%n", b.name(), size, r.rawMillis(), r.entriesMillis(),
                     r.entriesMillis() / r.rawMillis(), r.conversationMillis(), r.conversationMillis() / r.rawMillis(),
-                    r.rawHeap() / 1e6, r.entriesHeap() / 1e6, r.conversationHeap() / 1e6));
+                    r.entriesHeld() / 1e6, r.conversationHeld() / 1e6, r.rawHeap() / 1e6, r.entriesHeap() / 1e6,
+                    r.conversationHeap() / 1e6));
             if (size == 100_000 || size == config.resume()[0]) {
                 double worst = Math.max(r.entriesMillis(), r.conversationMillis()) / r.rawMillis();
                 met.add(String.format(Locale.ROOT, "a %,d-message session loads on %s within 1.5× of the raw"
