@@ -125,13 +125,15 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
                                     boolean conditional, @Nullable EntryId expectedLast) throws SQLException {
         Instant now = now();
         lockSession(c, session, now);
-        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored(c, session, batch));
+        // The session's row is locked: no other writer can append between these reads and the insert. The agent's
+        // last entry, which a conditional append reads anyway, is usually the batch's parent: not looked up twice.
+        Entry last = conditional ? lastEntry(c, session, agent) : null;
+        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored(c, session, batch, last));
         if (plan.nothingToWrite() && !batch.isEmpty()) {
             return plan.result(List.of()); // a retry of a batch that is stored whole: write nothing, not even usage
         }
         if (conditional) {
-            // The session's row is locked: no other writer can append between this read and the insert.
-            AppendCheck.requireLast(session, agent, expectedLast, lastEntryId(c, session, agent));
+            AppendCheck.requireLast(session, agent, expectedLast, last == null ? null : last.id());
         }
         List<Entry> written = new ArrayList<>(plan.toWrite().size());
         long messages = 0;
@@ -170,11 +172,19 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return plan.result(written);
     }
 
-    /** The stored entries of the session whose ids the batch names (as entries or parents): by the unique key one at a time for a few ids, in one query for more. */
-    private Map<EntryId, Entry> stored(Connection c, SessionId session, List<NewEntry> batch) throws SQLException {
+    /**
+     * The stored entries of the session whose ids the batch names (as entries or parents): by the unique key one at a
+     * time for a few ids, in one query for more; {@code known}, an entry already read in this transaction, is not
+     * looked up again.
+     */
+    private Map<EntryId, Entry> stored(Connection c, SessionId session, List<NewEntry> batch, @Nullable Entry known)
+            throws SQLException {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
         Map<EntryId, Entry> found = new HashMap<>();
-        if (ids.isEmpty()) {
+        if (known != null && ids.contains(known.id())) {
+            found.put(known.id(), known);
+        }
+        if (found.size() == ids.size()) {
             return found;
         }
         if (ids.size() <= FEW_IDS) {
@@ -186,6 +196,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
                 st.setString(1, scope);
                 st.setString(2, session.value());
                 for (EntryId id : ids) {
+                    if (found.containsKey(id)) {
+                        continue;
+                    }
                     st.setString(3, id.value());
                     for (Entry e : readEntries(st)) {
                         found.put(e.id(), e);
@@ -206,15 +219,14 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return found;
     }
 
-    private @Nullable EntryId lastEntryId(Connection c, SessionId session, AgentId agent) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT entry_id FROM parley_log_entries"
+    /** The agent's latest entry in the session, through the agent index. */
+    private @Nullable Entry lastEntry(Connection c, SessionId session, AgentId agent) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
                 + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1")) {
             st.setString(1, scope);
             st.setString(2, session.value());
             st.setString(3, agent.value());
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? new EntryId(rs.getString(1)) : null;
-            }
+            return readEntries(st).stream().findFirst().orElse(null);
         }
     }
 
@@ -300,15 +312,8 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
-        return db.read("read the last entry of session " + session, c -> {
-            try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
-                    + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1")) {
-                st.setString(1, scope);
-                st.setString(2, session.value());
-                st.setString(3, agent.value());
-                return readEntries(st).stream().findFirst();
-            }
-        });
+        return db.read("read the last entry of session " + session,
+                c -> Optional.ofNullable(lastEntry(c, session, agent)));
     }
 
     @Override
@@ -538,8 +543,15 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    /** Creates the session's catalog row if needed and locks it until the transaction ends. */
+    /**
+     * Creates the session's catalog row if needed and locks it until the transaction ends. Where rows are locked
+     * ({@code FOR UPDATE}), an existing row — every append but a session's first — is locked in one statement.
+     */
     private void lockSession(Connection c, SessionId session, Instant now) throws SQLException {
+        boolean rowLocks = !dialect.forUpdate().isEmpty(); // else the write transaction excludes every other writer
+        if (rowLocks && lockExisting(c, session)) {
+            return;
+        }
         try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_sessions (scope_id, id, created_at,"
                 + " updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope_id, id) DO NOTHING")) {
             st.setString(1, scope);
@@ -548,18 +560,20 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             dialect.setInstant(st, 4, now);
             st.executeUpdate();
         }
-        if (!dialect.forUpdate().isEmpty()) { // else the write transaction already excludes every other writer
-            lockExisting(c, session);
+        if (rowLocks) {
+            lockExisting(c, session); // the row is there now: this writer's, or one a concurrent first append made
         }
     }
 
-    /** Locks the session's catalog row, if it exists, until the transaction ends. */
-    private void lockExisting(Connection c, SessionId session) throws SQLException {
+    /** Locks the session's catalog row, if it exists, until the transaction ends; whether it exists. */
+    private boolean lockExisting(Connection c, SessionId session) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM parley_log_sessions WHERE scope_id = ? AND id = ?"
                 + dialect.forUpdate())) {
             st.setString(1, scope);
             st.setString(2, session.value());
-            st.executeQuery().close();
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
         }
     }
 
