@@ -127,7 +127,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         lockSession(c, session, now);
         // The session's row is locked: no other writer can append between these reads and the insert. The agent's
         // last entry, which a conditional append reads anyway, is usually the batch's parent: not looked up twice.
-        Entry last = conditional ? lastEntry(c, session, agent) : null;
+        StoredRow last = conditional ? lastRow(c, session, agent) : null;
         AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored(c, session, batch, last));
         if (plan.nothingToWrite() && !batch.isEmpty()) {
             return plan.result(List.of()); // a retry of a batch that is stored whole: write nothing, not even usage
@@ -174,15 +174,15 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
 
     /**
      * The stored entries of the session whose ids the batch names (as entries or parents): by the unique key one at a
-     * time for a few ids, in one query for more; {@code known}, an entry already read in this transaction, is not
-     * looked up again.
+     * time for a few ids, in one query for more; {@code known}, a row already read in this transaction, is not
+     * looked up again (and decoded only when the batch names it).
      */
-    private Map<EntryId, Entry> stored(Connection c, SessionId session, List<NewEntry> batch, @Nullable Entry known)
-            throws SQLException {
+    private Map<EntryId, Entry> stored(Connection c, SessionId session, List<NewEntry> batch,
+                                       @Nullable StoredRow known) throws SQLException {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
         Map<EntryId, Entry> found = new HashMap<>();
         if (known != null && ids.contains(known.id())) {
-            found.put(known.id(), known);
+            found.put(known.id(), decode(known.seq(), known.id().value(), known.body()));
         }
         if (found.size() == ids.size()) {
             return found;
@@ -219,14 +219,22 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return found;
     }
 
-    /** The agent's latest entry in the session, through the agent index. */
-    private @Nullable Entry lastEntry(Connection c, SessionId session, AgentId agent) throws SQLException {
+    /** A row of {@code parley_log_entries} as read, its body not decoded yet. */
+    private record StoredRow(long seq, EntryId id, String body) {}
+
+    /**
+     * The row of the agent's latest entry in the session, through the agent index, undecoded: an append that only
+     * compares its id must not fail on a body it does not need.
+     */
+    private @Nullable StoredRow lastRow(Connection c, SessionId session, AgentId agent) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
                 + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1")) {
             st.setString(1, scope);
             st.setString(2, session.value());
             st.setString(3, agent.value());
-            return readEntries(st).stream().findFirst().orElse(null);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? new StoredRow(rs.getLong(1), new EntryId(rs.getString(2)), rs.getString(3)) : null;
+            }
         }
     }
 
@@ -312,8 +320,10 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
-        return db.read("read the last entry of session " + session,
-                c -> Optional.ofNullable(lastEntry(c, session, agent)));
+        return db.read("read the last entry of session " + session, c -> {
+            StoredRow row = lastRow(c, session, agent);
+            return row == null ? Optional.empty() : Optional.of(decode(row.seq(), row.id().value(), row.body()));
+        });
     }
 
     @Override
@@ -514,12 +524,16 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         List<Entry> out = new ArrayList<>();
         try (ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
-                long seq = rs.getLong(1);
-                out.add(EntryCodec.decodeRow(rs.getString(3), seq, rs.getString(2),
-                        db.where() + " parley_log_entries scope=" + scope + " seq=" + seq));
+                out.add(decode(rs.getLong(1), rs.getString(2), rs.getString(3)));
             }
         }
         return out;
+    }
+
+    /** Decodes a row; a body that is not the row's entry is a {@link dev.parley.core.CorruptRecordException}. */
+    private Entry decode(long seq, String entryId, String body) {
+        return EntryCodec.decodeRow(body, seq, entryId,
+                db.where() + " parley_log_entries scope=" + scope + " seq=" + seq);
     }
 
     private Usage readUsage(Connection c, SessionId session, AgentId agent) throws SQLException {
