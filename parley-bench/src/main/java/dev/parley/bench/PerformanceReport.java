@@ -7,10 +7,12 @@ import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.AgentSession;
+import dev.parley.core.conversation.LoadedConversation;
 import dev.parley.core.log.CatalogCursor;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
+import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.store.Store;
@@ -471,12 +473,13 @@ public final class PerformanceReport {
         long entriesHeld;
         long conversationHeld;
         try (Store store = Stores.open(b.uri(where), options)) {
-            entries = best(reps, () -> store.log().load(session, null).size());
-            entriesHeld = held(() -> store.log().load(session, null));
-            conversation = best(reps, () -> new AgentSession(store.log(), session, AgentId.MAIN, options.ids(),
-                    Clock.systemUTC()).loadConversation().items().size());
-            conversationHeld = held(() -> new AgentSession(store.log(), session, AgentId.MAIN, options.ids(),
-                    Clock.systemUTC()).loadConversation());
+            Callable<List<Entry>> loadEntries = () -> store.log().load(session, null);
+            Callable<LoadedConversation> loadConversation = () -> new AgentSession(store.log(), session, AgentId.MAIN,
+                    options.ids(), Clock.systemUTC()).loadConversation();
+            entries = best(reps, () -> loadEntries.call().size());
+            entriesHeld = held(loadEntries::call);
+            conversation = best(reps, () -> loadConversation.call().items().size());
+            conversationHeld = held(loadConversation::call);
         }
         return new Resume(raw[0], entries[0], conversation[0], (long) raw[1], (long) entries[1],
                 (long) conversation[1], entriesHeld, conversationHeld, fill);

@@ -182,7 +182,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
         Map<EntryId, Entry> found = new HashMap<>();
         if (known != null && ids.contains(known.id())) {
-            found.put(known.id(), decode(known.seq(), known.id().value(), known.body()));
+            found.put(known.id(), decode(known));
         }
         if (found.size() == ids.size()) {
             return found;
@@ -322,7 +322,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Objects.requireNonNull(agent, "agent");
         return db.read("read the last entry of session " + session, c -> {
             StoredRow row = lastRow(c, session, agent);
-            return row == null ? Optional.empty() : Optional.of(decode(row.seq(), row.id().value(), row.body()));
+            return Optional.ofNullable(row == null ? null : decode(row));
         });
     }
 
@@ -528,6 +528,10 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             }
         }
         return out;
+    }
+
+    private Entry decode(StoredRow row) {
+        return decode(row.seq(), row.id().value(), row.body());
     }
 
     /** Decodes a row; a body that is not the row's entry is a {@link dev.parley.core.CorruptRecordException}. */
