@@ -466,7 +466,7 @@ public final class PerformanceReport {
             }
         }
         double fill = (System.nanoTime() - t0) / 1e9;
-        int reps = size >= 500_000 ? 2 : 3;
+        int reps = size >= 500_000 ? 3 : 7;
         double[] raw = best(reps, () -> b.rawReadAndParse(where, session));
         double[] entries;
         double[] conversation;
@@ -991,7 +991,8 @@ public final class PerformanceReport {
 
         void resumeHeader() {
             out.append("## Resume\n\nOne session of alternating user and assistant messages (about 300 B and 1 KB);"
-                    + " best of 2–3 loads after one untimed load of each kind. Raw: the same rows (or lines) read and each parsed with Jackson into a tree."
+                    + " best of 7 loads (3 of a million messages) after one untimed load of each kind. Raw: the same"
+                    + " rows (or lines) read and each parsed with Jackson into a tree."
                     + " Held: the heap that the loaded entries (or conversation) keep, measured after a full collection"
                     + " with the result still referenced. Peak: the highest heap use during the load, above what was in"
                     + " use before it; it counts garbage not yet collected, so with the fixed heap it follows what a"

@@ -1,5 +1,6 @@
 package dev.parley.json;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -19,12 +20,15 @@ import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Role;
 import dev.parley.core.model.SourceRecord;
 import dev.parley.core.model.Usage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -111,7 +115,51 @@ public final class EntryCodec {
 
     /** Decodes an entry from JSON text. @throws CorruptRecordException if the text is not a valid entry */
     public static Entry decode(String text, String location) {
-        return decode(parseRecord(text, location), location);
+        Entry entry = EntryStreamDecoder.decode(parser(text), EntryStreamDecoder.SEQ_FROM_FIELD, null);
+        return entry != null ? entry : decode(parseRecord(text, location), location);
+    }
+
+    /**
+     * Reads the fields that a container of entries adds around an entry's own fields in one record (a file's line
+     * type, a batch marker), for {@link #tryDecode}.
+     */
+    @FunctionalInterface
+    public interface EnvelopeReader {
+        /**
+         * Reads the value of the field {@code name}, whose first token is the parser's current token, leaving the
+         * parser at its last token ({@link JsonParser#skipChildren()} for a container).
+         *
+         * @return false if {@code name} is not a field of the envelope, or its value is not one the reader takes: the
+         *     record is then not decoded here
+         * @throws IOException if the parser fails
+         */
+        boolean read(String name, JsonParser p) throws IOException;
+    }
+
+    /**
+     * Decodes a record of UTF-8 bytes that holds an entry and the fields of an envelope, in one pass over its tokens,
+     * for the common shape of a record only (a message entry). It accepts nothing that {@link #decode(JsonNode,
+     * String)} of the record less its envelope would refuse, and returns what that returns.
+     *
+     * @param envelope reads the envelope's fields; any field that neither it nor an entry has declines the record
+     * @return the entry, or null when the record is not of the common shape or is not valid: decode it through the
+     *     tree then, which returns the entry or throws the {@link CorruptRecordException} that names the fault
+     */
+    public static @Nullable Entry tryDecode(byte[] bytes, int offset, int length, EnvelopeReader envelope) {
+        try {
+            return EntryStreamDecoder.decode(Json.mapper().getFactory().createParser(bytes, offset, length),
+                    EntryStreamDecoder.SEQ_FROM_FIELD, envelope);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static JsonParser parser(String text) {
+        try {
+            return Json.mapper().getFactory().createParser(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a parser over a String reads no I/O
+        }
     }
 
     /**
@@ -137,6 +185,19 @@ public final class EntryCodec {
      * @throws CorruptRecordException naming {@code location} if the body is not a valid entry or names another id
      */
     public static Entry decodeRow(String body, long seq, String entryId, String location) {
+        return decodeRow(body, seq, entryId, () -> location);
+    }
+
+    /**
+     * As {@link #decodeRow(String, long, String, String)}, with the location made only when a fault is named (a load
+     * decodes every row of a session, and almost all of them are sound).
+     */
+    public static Entry decodeRow(String body, long seq, String entryId, Supplier<String> where) {
+        Entry streamed = EntryStreamDecoder.decode(parser(body), seq, null);
+        if (streamed != null && streamed.id().value().equals(entryId)) {
+            return streamed;
+        }
+        String location = where.get();
         Entry entry = decode(StrictObject.of(parseRecord(body, location), location).allowOnly(ENTRY_KEYS), seq,
                 location);
         if (!entry.id().value().equals(entryId)) {
@@ -455,7 +516,7 @@ public final class EntryCodec {
         return o;
     }
 
-    private static SourceRecord decodeSource(StrictObject o) {
+    static SourceRecord decodeSource(StrictObject o) {
         o.allowOnly(Set.of("format", "residual"));
         JsonNode residual = o.optional("residual");
         return new SourceRecord(o.string("format"), residual == null ? null : nodeToRaw(residual));

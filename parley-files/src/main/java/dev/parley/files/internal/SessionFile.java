@@ -1,5 +1,7 @@
 package dev.parley.files.internal;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
@@ -396,6 +398,14 @@ final class SessionFile {
             try {
                 JsonNode node;
                 if (terminated) {
+                    EntryLineEnvelope envelope = new EntryLineEnvelope();
+                    Entry streamed = EntryCodec.tryDecode(bytes, offset, length, envelope);
+                    if (streamed != null && envelope.entry) {
+                        type = "entry";
+                        more = envelope.more;
+                        entry = streamed;
+                        return true;
+                    }
                     node = parse(bytes, offset, length, location);
                 } else {
                     node = tryParse(bytes, offset, length);
@@ -414,6 +424,32 @@ final class SessionFile {
                 error = e;
             }
             return true;
+        }
+    }
+
+    /**
+     * The fields an entry line adds around its entry, for {@link EntryCodec#tryDecode}: {@code "type":"entry"} and an
+     * optional {@code more}. Anything else (another type, a repeated field) declines the line, which is then read
+     * through the tree.
+     */
+    private static final class EntryLineEnvelope implements EntryCodec.EnvelopeReader {
+        boolean entry;
+        boolean more;
+        private boolean moreRead;
+
+        @Override
+        public boolean read(String name, JsonParser p) throws IOException {
+            JsonToken t = p.currentToken();
+            if (name.equals("type") && !entry) {
+                entry = t == JsonToken.VALUE_STRING && p.getText().equals("entry");
+                return entry;
+            }
+            if (name.equals("more") && !moreRead) {
+                moreRead = true;
+                more = t == JsonToken.VALUE_TRUE;
+                return more || t == JsonToken.VALUE_FALSE || t == JsonToken.VALUE_NULL;
+            }
+            return false;
         }
     }
 

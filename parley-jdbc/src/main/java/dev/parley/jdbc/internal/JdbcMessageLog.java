@@ -537,7 +537,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     /** Decodes a row; a body that is not the row's entry is a {@link dev.parley.core.CorruptRecordException}. */
     private Entry decode(long seq, String entryId, String body) {
         return EntryCodec.decodeRow(body, seq, entryId,
-                db.where() + " parley_log_entries scope=" + scope + " seq=" + seq);
+                () -> db.where() + " parley_log_entries scope=" + scope + " seq=" + seq);
     }
 
     private Usage readUsage(Connection c, SessionId session, AgentId agent) throws SQLException {
