@@ -117,6 +117,53 @@ class JsonlMessageLogTest {
         assertThat(Files.readAllLines(file)).hasSize(4);
     }
 
+    /**
+     * A number beyond BigDecimal's exponent made Jackson throw an unchecked NumberFormatException, which a load passed
+     * on as it was instead of naming the file and line.
+     */
+    @Test
+    void lineWithANumberBeyondBigDecimal_failsTheReadAsCorruptNamingFileAndLine() throws IOException {
+        Path file = threeEntries();
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(file));
+        lines.set(2, lines.get(2).replaceFirst("\\{", "{\"x\":1e9999999999,"));
+        Files.write(file, lines, StandardCharsets.UTF_8);
+        try (JsonlStore store = open()) {
+            assertThatThrownBy(() -> store.log().load(S, null))
+                    .isInstanceOf(CorruptRecordException.class)
+                    .hasMessageContaining(file + ":3")
+                    .hasMessageContaining("malformed number");
+        }
+    }
+
+    /**
+     * An entry line is read in one pass when it has the common shape; a line whose envelope repeats its type (the
+     * tree keeps the last value: a usage line without usage) must still be refused, not read as the entry it holds.
+     */
+    @Test
+    void entryLineThatRepeatsItsType_isReadAsTheLastTypeSays() throws IOException {
+        Path file = threeEntries();
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(file));
+        assertThat(lines.get(2)).startsWith("{\"type\":\"entry\",");
+        lines.set(2, lines.get(2).replaceFirst("\\}$", ",\"type\":\"usage\"}"));
+        Files.write(file, lines, StandardCharsets.UTF_8);
+        try (JsonlStore store = open()) {
+            assertThatThrownBy(() -> store.log().load(S, null))
+                    .isInstanceOf(CorruptRecordException.class)
+                    .hasMessageContaining(file + ":3");
+        }
+    }
+
+    /** A session of three single-entry lines after its header: the file. */
+    private Path threeEntries() {
+        try (JsonlStore store = open()) {
+            MessageLog log = store.log();
+            log.append(S, A, List.of(entry("a", null, "1")));
+            log.append(S, A, List.of(entry("b", "a", "2")));
+            log.append(S, A, List.of(entry("c", "b", "3")));
+        }
+        return dir.resolve(S.value() + ".jsonl");
+    }
+
     @Test
     void appendFromAnotherInstance_isSeenByTheIndexWithoutRereadingEverything() {
         try (JsonlStore one = open(); JsonlStore two = open()) {

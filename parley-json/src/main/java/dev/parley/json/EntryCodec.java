@@ -115,7 +115,7 @@ public final class EntryCodec {
 
     /** Decodes an entry from JSON text. @throws CorruptRecordException if the text is not a valid entry */
     public static Entry decode(String text, String location) {
-        Entry entry = EntryStreamDecoder.decode(parser(text), EntryStreamDecoder.SEQ_FROM_FIELD, null);
+        Entry entry = EntryStreamDecoder.decodeRecord(parser(text), null);
         return entry != null ? entry : decode(parseRecord(text, location), location);
     }
 
@@ -147,8 +147,8 @@ public final class EntryCodec {
      */
     public static @Nullable Entry tryDecode(byte[] bytes, int offset, int length, EnvelopeReader envelope) {
         try {
-            return EntryStreamDecoder.decode(Json.mapper().getFactory().createParser(bytes, offset, length),
-                    EntryStreamDecoder.SEQ_FROM_FIELD, envelope);
+            return EntryStreamDecoder.decodeRecord(Json.mapper().getFactory().createParser(bytes, offset, length),
+                    envelope);
         } catch (IOException e) {
             return null;
         }
@@ -193,7 +193,7 @@ public final class EntryCodec {
      * decodes every row of a session, and almost all of them are sound).
      */
     public static Entry decodeRow(String body, long seq, String entryId, Supplier<String> where) {
-        Entry streamed = EntryStreamDecoder.decode(parser(body), seq, null);
+        Entry streamed = EntryStreamDecoder.decodeRow(parser(body), seq);
         if (streamed != null && streamed.id().value().equals(entryId)) {
             return streamed;
         }
@@ -537,6 +537,42 @@ public final class EntryCodec {
             return wrapRaw(raw.text());
         }
         return parsed;
+    }
+
+    /**
+     * A payload as JSON for comparing what two payloads say: as {@link #encodePayload}, with each raw JSON value (tool
+     * arguments, metadata, custom data) as the JSON it holds, where {@link #encodePayload} may keep its exact text. Two
+     * payloads whose raw values differ only in spacing or key order give equal nodes ({@link JsonNode#equals} compares
+     * objects by their members).
+     */
+    public static JsonNode comparable(EntryPayload payload) {
+        return unwrapped(encodePayload(payload));
+    }
+
+    /** A source record as JSON for comparing what two say: its format, and its residual as the JSON it holds. */
+    public static JsonNode comparable(SourceRecord source) {
+        return unwrapped(encodeSource(source));
+    }
+
+    private static JsonNode unwrapped(JsonNode node) {
+        if (isRawWrapper(node)) {
+            try {
+                return Json.parse(node.get(RAW_TEXT).textValue());
+            } catch (JsonProcessingException e) {
+                return node; // not JSON: compared by its text
+            }
+        }
+        if (node.isObject()) {
+            ObjectNode out = Json.object();
+            node.fields().forEachRemaining(f -> out.set(f.getKey(), unwrapped(f.getValue())));
+            return out;
+        }
+        if (node.isArray()) {
+            ArrayNode out = Json.mapper().createArrayNode();
+            node.forEach(e -> out.add(unwrapped(e)));
+            return out;
+        }
+        return node;
     }
 
     /** The inverse of {@link #rawToNode}. */

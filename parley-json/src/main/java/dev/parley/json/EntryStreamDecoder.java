@@ -41,9 +41,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Stateless and thread-safe.
  */
 final class EntryStreamDecoder {
-    /** The seq argument that makes the decoder read the entry's {@code seq} field. */
-    static final long SEQ_FROM_FIELD = Long.MIN_VALUE;
-
     /** Reads a value within a record: the record's trailing tokens are not this read's business. */
     private static final ObjectReader VALUE = Json.mapper().reader()
             .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -71,29 +68,40 @@ final class EntryStreamDecoder {
     private EntryStreamDecoder() {}
 
     /**
-     * Decodes the JSON object the parser is about to read (its next token must start it), and requires the parser to
-     * end after it. Closes the parser.
+     * Decodes an entry record: the JSON object the parser is about to read (its next token must start it), with its
+     * {@code seq} field, and requires the parser to end after it. Closes the parser.
      *
-     * @param seq the entry's seq, or {@link #SEQ_FROM_FIELD} to read it from the record's {@code seq} field (a given
-     *     seq makes that field's value ignored, as {@code EntryCodec.decodeRow} does)
      * @param envelope reads the fields around the entry that the record's container adds, or null for none
      * @return the entry, or null when the record is not one this decoder handles (decode it through the tree then)
      */
-    static @Nullable Entry decode(JsonParser p, long seq, EntryCodec.@Nullable EnvelopeReader envelope) {
+    static @Nullable Entry decodeRecord(JsonParser p, EntryCodec.@Nullable EnvelopeReader envelope) {
+        return decode(p, false, 0, envelope);
+    }
+
+    /**
+     * Decodes a row's body, as {@link #decodeRecord} does a record, with the row's seq: a {@code seq} field in the
+     * body is ignored, as {@code EntryCodec.decodeRow} ignores it, once it is an integer (anything else is declined,
+     * for the tree to read or refuse).
+     */
+    static @Nullable Entry decodeRow(JsonParser p, long seq) {
+        return decode(p, true, seq, null);
+    }
+
+    private static @Nullable Entry decode(JsonParser p, boolean rowSeq, long seq,
+            EntryCodec.@Nullable EnvelopeReader envelope) {
         try (p) {
-            Entry entry = read(p, seq, envelope);
+            Entry entry = read(p, rowSeq, seq, envelope);
             return entry != null && p.nextToken() == null ? entry : null;
         } catch (IOException | RuntimeException e) {
             return null; // the tree decoder names the fault, or accepts what this one declined
         }
     }
 
-    private static @Nullable Entry read(JsonParser p, long seq, EntryCodec.@Nullable EnvelopeReader envelope)
-            throws IOException {
+    private static @Nullable Entry read(JsonParser p, boolean rowSeq, long seq,
+            EntryCodec.@Nullable EnvelopeReader envelope) throws IOException {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             return null;
         }
-        boolean seqFromField = seq == SEQ_FROM_FIELD;
         int seen = 0;
         String id = null;
         String parent = null;
@@ -108,14 +116,11 @@ final class EntryStreamDecoder {
             switch (name) {
                 case "seq" -> {
                     bit = SEQ;
-                    if (seqFromField) {
-                        if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                            return null;
-                        }
-                        seq = p.getLongValue();
-                    } else {
-                        p.skipChildren();
+                    if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                        return null;
                     }
+                    long field = p.getLongValue();
+                    seq = rowSeq ? seq : field;
                 }
                 case "id" -> {
                     bit = ID;
@@ -165,7 +170,7 @@ final class EntryStreamDecoder {
             seen |= bit;
         }
         if (id == null || agent == null || message == null || kind == null
-                || EntryKind.fromWireName(kind) != EntryKind.MESSAGE || seqFromField && (seen & SEQ) == 0) {
+                || EntryKind.fromWireName(kind) != EntryKind.MESSAGE || !rowSeq && (seen & SEQ) == 0) {
             return null;
         }
         return new Entry(seq, new EntryId(id), parent == null ? null : new EntryId(parent), new AgentId(agent),
@@ -308,7 +313,7 @@ final class EntryStreamDecoder {
             ObjectNode block = Json.object();
             String field = first;
             while (field != null) {
-                block.set(field, t == JsonToken.VALUE_NULL ? NullNode.getInstance() : VALUE.readTree(p));
+                block.set(field, valueTree(p, t));
                 field = p.nextFieldName();
                 if (field != null) {
                     t = p.nextToken();
@@ -348,10 +353,7 @@ final class EntryStreamDecoder {
                 }
                 case "arguments" -> {
                     bit = B_ARGUMENTS;
-                    if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) {
-                        return null;
-                    }
-                    arguments = EntryCodec.nodeToRaw(VALUE.readTree(p));
+                    arguments = EntryCodec.nodeToRaw(valueTree(p, t));
                 }
                 default -> {
                     return null;
@@ -410,6 +412,11 @@ final class EntryStreamDecoder {
             }
         }
         return new Usage(counts[0], counts[1], counts[2], counts[3], counts[4], cost);
+    }
+
+    /** The value whose first token {@code t} is, as the tree decoder sees it (JSON null as a null node). */
+    private static JsonNode valueTree(JsonParser p, JsonToken t) throws IOException {
+        return t == JsonToken.VALUE_NULL ? NullNode.getInstance() : VALUE.readTree(p);
     }
 
     /** A required string: any other token (JSON null too) is a value the tree decoder refuses. */

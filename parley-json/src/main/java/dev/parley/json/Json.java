@@ -130,11 +130,45 @@ public final class Json {
      * @throws JsonProcessingException if it is not one well-formed JSON value
      */
     public static JsonNode parse(String text) throws JsonProcessingException {
-        JsonNode node = MAPPER.readTree(text);
+        try {
+            return present(MAPPER.readTree(text));
+        } catch (NumberFormatException e) {
+            throw malformedNumber(e);
+        }
+    }
+
+    /**
+     * Parses JSON text of UTF-8 bytes: as {@link #parse(String)}.
+     *
+     * @throws JsonProcessingException if the bytes are not one well-formed JSON value
+     */
+    public static JsonNode parse(byte[] bytes, int offset, int length) throws JsonProcessingException {
+        try {
+            return present(MAPPER.readTree(bytes, offset, length));
+        } catch (NumberFormatException e) {
+            throw malformedNumber(e);
+        } catch (JsonProcessingException e) {
+            throw e;
+        } catch (java.io.IOException e) {
+            throw new com.fasterxml.jackson.core.JsonParseException(null, e.getMessage(), e); // no I/O: bytes in hand
+        }
+    }
+
+    private static JsonNode present(@org.jspecify.annotations.Nullable JsonNode node)
+            throws com.fasterxml.jackson.core.JsonParseException {
         if (node == null || node.isMissingNode()) {
             throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
         }
         return node;
+    }
+
+    /**
+     * A number that Jackson cannot convert (a decimal whose exponent is beyond {@link java.math.BigDecimal}'s, which
+     * the exact decimals of {@link #mapper()} need) comes as an unchecked {@link NumberFormatException}: it is
+     * malformed JSON like any other, for the caller's typed error.
+     */
+    private static com.fasterxml.jackson.core.JsonParseException malformedNumber(NumberFormatException e) {
+        return new com.fasterxml.jackson.core.JsonParseException(null, "malformed number: " + e.getMessage(), e);
     }
 
     /**
@@ -144,11 +178,11 @@ public final class Json {
      * @throws JsonProcessingException if it is not one well-formed JSON value, or repeats a key
      */
     public static JsonNode parseSource(String text) throws JsonProcessingException {
-        JsonNode node = SOURCES.readTree(text);
-        if (node == null || node.isMissingNode()) {
-            throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
+        try {
+            return present(SOURCES.readTree(text));
+        } catch (NumberFormatException e) {
+            throw malformedNumber(e);
         }
-        return node;
     }
 
     /**
@@ -159,11 +193,9 @@ public final class Json {
      */
     public static JsonNode readSource(java.nio.file.Path file) throws java.io.IOException {
         try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
-            JsonNode node = SOURCES.readTree(in);
-            if (node == null || node.isMissingNode()) {
-                throw new com.fasterxml.jackson.core.JsonParseException(null, "no JSON value");
-            }
-            return node;
+            return present(SOURCES.readTree(in));
+        } catch (NumberFormatException e) {
+            throw malformedNumber(e);
         }
     }
 

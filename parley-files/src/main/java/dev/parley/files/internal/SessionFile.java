@@ -304,26 +304,18 @@ final class SessionFile {
 
     /** Parses one line's bytes as a JSON value, failing with a {@link CorruptRecordException} naming it. */
     static JsonNode parse(byte[] bytes, int offset, int length, String location) {
-        JsonNode node = tryParse(bytes, offset, length);
-        if (node == null) {
-            try {
-                Json.mapper().readTree(bytes, offset, length);
-                throw new CorruptRecordException(location, "not valid JSON: no JSON value");
-            } catch (IOException e) {
-                throw new CorruptRecordException(location, "not valid JSON: "
-                        + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? Json.problem(j)
-                        : e.getMessage()), e);
-            }
+        try {
+            return Json.parse(bytes, offset, length);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new CorruptRecordException(location, "not valid JSON: " + Json.problem(e), e);
         }
-        return node;
     }
 
-    /** The JSON value of one line's bytes, or null if they are not one well-formed value. */
+    /** The line's JSON value, or null if it is not one. */
     static @Nullable JsonNode tryParse(byte[] bytes, int offset, int length) {
         try {
-            JsonNode node = Json.mapper().readTree(bytes, offset, length);
-            return node == null || node.isMissingNode() ? null : node;
-        } catch (IOException e) {
+            return Json.parse(bytes, offset, length);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return null;
         }
     }
