@@ -20,6 +20,7 @@ import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
+import dev.parley.json.EntryCodec;
 import dev.parley.json.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -549,12 +550,7 @@ public final class Importer {
                     add.add(e);
                     continue;
                 }
-                String differs = !have.agentId().equals(agent.agent()) ? "it belongs to agent " + have.agentId()
-                        : !Objects.equals(have.payload(), e.payload()) ? "its content differs"
-                        : !Objects.equals(have.parentId(), e.parentId()) ? "its parent differs (" + have.parentId()
-                                + " stored, " + e.parentId() + " here)"
-                        : !Objects.equals(have.timestamp(), e.timestamp()) ? "its timestamp differs"
-                        : !Objects.equals(have.source(), e.source()) ? "its source fields differ" : null;
+                String differs = difference(have, agent.agent(), e);
                 if (differs != null) {
                     Path file = agent.source() != null ? agent.source() : sourceOf(ps);
                     listener.problem(new ImportProblem(file, agent.lineOf(i), "conflict: record " + e.id()
@@ -819,4 +815,64 @@ public final class Importer {
         out.put(IMPORT_KEY, Json.raw(info));
         return out;
     }
+
+    /**
+     * What differs between a stored entry and a record of the source with its id, or null if they say the same: raw
+     * JSON (arguments, metadata, the source's own fields) is compared as JSON, so that a record whose keys come in
+     * another order (an export of the session, a file rewritten by a tool) is the same record.
+     */
+    private static @Nullable String difference(Entry have, AgentId agent, NewEntry e) {
+        if (!have.agentId().equals(agent)) {
+            return "it belongs to agent " + have.agentId();
+        }
+        if (have.payload().kind() != e.payload().kind()) {
+            return "it is a " + have.payload().kind().wireName() + " entry here and a " + e.payload().kind().wireName()
+                    + " record there";
+        }
+        String content = jsonDifference(EntryCodec.comparable(have.payload()), EntryCodec.comparable(e.payload()), "");
+        if (content != null) {
+            return "its content differs at " + content;
+        }
+        if (!Objects.equals(have.parentId(), e.parentId())) {
+            return "its parent differs (" + have.parentId() + " stored, " + e.parentId() + " here)";
+        }
+        if (!Objects.equals(have.timestamp(), e.timestamp())) {
+            return "its timestamp differs (" + have.timestamp() + " stored, " + e.timestamp() + " here)";
+        }
+        if (have.source() == null || e.source() == null) {
+            return have.source() == e.source() ? null : "its source fields differ (kept on one side only)";
+        }
+        String source = jsonDifference(EntryCodec.comparable(have.source()), EntryCodec.comparable(e.source()), "");
+        return source == null ? null : "its source fields differ at " + source;
+    }
+
+    /** The path of the first place where two JSON values differ ({@code a.b[2].c}), or null if they are equal. */
+    private static @Nullable String jsonDifference(JsonNode a, JsonNode b, String path) {
+        if (a.equals(b)) {
+            return null;
+        }
+        if (a.isObject() && b.isObject()) {
+            Set<String> names = new java.util.TreeSet<>();
+            a.fieldNames().forEachRemaining(names::add);
+            b.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                String at = path.isEmpty() ? name : path + "." + name;
+                JsonNode x = a.get(name);
+                JsonNode y = b.get(name);
+                String d = x == null || y == null ? at : jsonDifference(x, y, at);
+                if (d != null) {
+                    return d;
+                }
+            }
+        } else if (a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) {
+                String d = jsonDifference(a.get(i), b.get(i), path + "[" + i + "]");
+                if (d != null) {
+                    return d;
+                }
+            }
+        }
+        return path.isEmpty() ? "its whole value" : path;
+    }
+
 }

@@ -146,6 +146,54 @@ class ImporterTest {
         assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).hasSize(1);
     }
 
+    /**
+     * Found by a newcomer's trial: Parley's own Claude Code export of a session, imported again, was refused as a
+     * conflict ("its source fields differ") because its keys come in another order than the original's.
+     */
+    @Test
+    void theSameRecordsWithTheirKeysInAnotherOrder_areUnchanged() throws Exception {
+        Path file = write("s.jsonl", U1, A1);
+        importPaths(file);
+        Path reordered = write("again/s.jsonl", reversedKeys(U1), reversedKeys(A1));
+        Recorder r = importPaths(reordered);
+        assertThat(r.fatal()).isEmpty();
+        assertThat(r.sessions.get(0).status()).isEqualTo(ImportResult.Status.UNCHANGED);
+    }
+
+    /** A conflict names where the records differ: the field's path in Parley's model or in the source's fields. */
+    @Test
+    void aConflict_namesTheFieldThatDiffers() throws Exception {
+        importPaths(write("s.jsonl", U1, A1));
+        Recorder content = importPaths(write("b/s.jsonl", U1, A1.replace("\"text\":\"hi\"", "\"text\":\"ho\"")));
+        assertThat(content.fatal()).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("its content differs at content[0].text"));
+        Recorder source = importPaths(write("c/s.jsonl", U1.replace("\"cwd\":\"/p\"", "\"cwd\":\"/q\""), A1));
+        assertThat(source.fatal()).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("its source fields differ at ").contains("cwd"));
+    }
+
+    /** The record with its keys, at every level, in reverse order. */
+    private static String reversedKeys(String record) throws Exception {
+        return Json.write(reversed(Json.parse(record)));
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode reversed(com.fasterxml.jackson.databind.JsonNode node) {
+        if (node.isObject()) {
+            List<String> names = new java.util.ArrayList<>();
+            node.fieldNames().forEachRemaining(names::add);
+            java.util.Collections.reverse(names);
+            com.fasterxml.jackson.databind.node.ObjectNode out = Json.object();
+            names.forEach(n -> out.set(n, reversed(node.get(n))));
+            return out;
+        }
+        if (node.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode out = Json.mapper().createArrayNode();
+            node.forEach(e -> out.add(reversed(e)));
+            return out;
+        }
+        return node;
+    }
+
     @Test
     void aDifferentSourceWithTheSameId_isRefused_andTheSessionKeepsItsRecords() throws Exception {
         Path one = write("one/s.jsonl", U1, A1);
