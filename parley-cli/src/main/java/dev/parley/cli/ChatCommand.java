@@ -86,6 +86,9 @@ final class ChatCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (prompt != null && prompt.isBlank()) {
+            throw new InvalidInputException("--prompt needs some text: an empty prompt is not sent");
+        }
         // The provider first: an unknown provider or a missing key fails before any session is named or created.
         String modelId = model != null ? model : defaultModel(provider);
         ModelProvider modelProvider = ModelProviders.create(provider, modelId, System.getenv());
@@ -145,10 +148,14 @@ final class ChatCommand implements Callable<Integer> {
         }
         if (!terminal) {
             String piped = readAll();
-            if (!piped.isBlank()) {
-                chat.submitUserMessage(piped.strip());
-                step(chat, receiver);
+            if (piped.isBlank()) {
+                boolean fresh = !continueLatest && (session == null || createNew);
+                throw new InvalidInputException("no prompt: standard input was empty, so nothing was sent"
+                        + (fresh ? " and session " + id + " was not created" : "")
+                        + " (pipe a prompt in, or give --prompt TEXT)");
             }
+            chat.submitUserMessage(piped.strip());
+            step(chat, receiver);
             return 0;
         }
         out.println("session " + id + " · " + provider + "/" + modelId + " · /exit to leave");

@@ -1,5 +1,6 @@
 package dev.parley.cli;
 
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
 import dev.parley.core.model.Entry;
 import dev.parley.core.store.Store;
@@ -47,9 +48,18 @@ final class TailCommand implements Callable<Integer> {
 
     private long printed;
 
+    /** The most entries one poll reads: a poll after a burst reads the rest at the next. */
+    private static final int POLL_PAGE = 1_000;
+
     @Override
     public Integer call() throws InterruptedException {
-        Store store = root.store();
+        if (lines < 0) {
+            throw new InvalidInputException("-n needs a number of entries of 0 or more, not " + lines);
+        }
+        if (pollMillis <= 0) {
+            throw new InvalidInputException("--poll-millis needs a positive number of milliseconds, not " + pollMillis);
+        }
+        Store store = root.existingStore();
         SessionId id = new SessionId(session);
         if (!(store instanceof RemoteStore) || store.catalog().orElseThrow().find(id).isPresent()) {
             id = root.resolveSession(session);
@@ -70,12 +80,10 @@ final class TailCommand implements Callable<Integer> {
             return 0;
         }
         while (!Thread.currentThread().isInterrupted()) {
-            for (Entry e : store.log().load(id, null)) {
-                if (e.seq() > after) {
-                    after = e.seq();
-                    if (!print(out, e)) {
-                        return 0;
-                    }
+            for (Entry e : store.log().loadAfter(id, after, POLL_PAGE)) {
+                after = e.seq();
+                if (!print(out, e)) {
+                    return 0;
                 }
             }
             Thread.sleep(pollMillis);

@@ -64,6 +64,24 @@ class AgentCommandsTest {
         }
     }
 
+    /**
+     * Found by a newcomer's trial: {@code echo "" | parley chat} announced a session and exited 0, and the session did
+     * not exist; {@code --prompt ""} stored an empty user message.
+     */
+    @Test
+    void chatWithNoPrompt_isAUsageError_thatCreatesNothing() {
+        String store = "sqlite:" + dir.resolve("chat.db");
+        Run empty = parley("--store", store, "chat", "--provider", "scripted");
+        assertThat(empty.exit()).isEqualTo(2);
+        assertThat(empty.err()).contains("standard input was empty").contains("was not created");
+        Run blank = parley("--store", store, "chat", "--provider", "scripted", "--prompt", " ");
+        assertThat(blank.exit()).isEqualTo(2);
+        assertThat(blank.err()).contains("--prompt needs some text");
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+        }
+    }
+
     @Test
     void chatWithAPromptTooLargeToReadBack_isRefusedWithExit2_andTheSessionStaysReadable() {
         // Issue 14, break 1: a message over the JSON reader's string limit was acknowledged, then show, export and chat

@@ -103,6 +103,26 @@ class RemoteCommandsTest {
         }
     }
 
+    /**
+     * Found by a newcomer's trial: {@code tail -n -5} failed with an internal IllegalArgumentException (exit 1), and
+     * tail, which only reads, created the store it was pointed at.
+     */
+    @Test
+    void tail_withANegativeCount_isAUsageError_andAMissingStoreIsNotCreated() throws Exception {
+        String local = "sqlite:" + dir.resolve("local.db");
+        try (Store store = Stores.open(local)) {
+            store.log().append(new SessionId("chat"), AgentId.MAIN, List.of(NewEntry.of(
+                    IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user("one"))), Usage.ZERO);
+        }
+        Run negative = parley("--store", local, "tail", "chat", "-n", "-5");
+        assertThat(negative.exit()).isEqualTo(2);
+        assertThat(negative.err()).contains("-n needs a number of entries of 0 or more");
+
+        Run missing = parley("--store", "sqlite:" + dir.resolve("nostore.db"), "tail", "chat");
+        assertThat(missing.exit()).isEqualTo(3);
+        assertThat(dir.resolve("nostore.db")).doesNotExist();
+    }
+
     @Test
     void remoteStatusAndSync_reportTheFallbackAndReplayIt() {
         int port = server.port();

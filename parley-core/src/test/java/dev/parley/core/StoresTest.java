@@ -19,6 +19,18 @@ class StoresTest {
     private static final SessionId S = new SessionId("s");
     private static final AgentId A = AgentId.MAIN;
 
+    /**
+     * Found by a newcomer's trial: a remote store's bearer token ({@code parley.token=}) was printed whole in the CLI's
+     * "more:" hint and in the conformance header, where passwords were masked.
+     */
+    @Test
+    void redact_masksTokensAsWellAsPasswords() {
+        String uri = "remote:http://127.0.0.1:8080?parley.token=abcdefghijklmnopqrstu&parley.timeout=5000";
+        assertThat(Stores.redact(uri)).isEqualTo("remote:http://127.0.0.1:8080?parley.token=***&parley.timeout=5000");
+        assertThat(Stores.redact("postgres:jdbc:postgresql://u:pw@h/db?password=pw2"))
+                .isEqualTo("postgres:jdbc:postgresql://u:***@h/db?password=***");
+    }
+
     @Test
     void open_missingBackendModule_namesTheModuleToAdd() {
         assertThatThrownBy(() -> Stores.open("jsonl:/tmp/x"))

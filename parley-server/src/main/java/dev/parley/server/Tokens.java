@@ -97,6 +97,10 @@ public final class Tokens {
     public static Tokens read(Path file) {
         try {
             return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new InvalidInputException("the tokens file " + file + " does not exist", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new InvalidInputException("the tokens file " + file + " may not be read (permission denied)", e);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read the tokens file " + file + ": " + e.getMessage(), e);
         }

@@ -57,6 +57,14 @@ class ServerAccessTest {
         return Wire.write(Wire.encodeBatch(AgentId.MAIN, List.of(e), Usage.ZERO));
     }
 
+    /** Found by a newcomer's trial: a missing tokens file was reported as "cannot read the tokens file F: F". */
+    @Test
+    void tokensFile_thatDoesNotExist_isNamedAsMissing() {
+        Path missing = dir.resolve("no-such-tokens");
+        assertThatThrownBy(() -> Tokens.read(missing)).isInstanceOf(InvalidInputException.class)
+                .hasMessage("the tokens file " + missing + " does not exist");
+    }
+
     @Test
     void request_withoutToken_is401ProblemDocument() throws Exception {
         Http.Answer a = Http.get(server, "/v1/log/sessions", null);

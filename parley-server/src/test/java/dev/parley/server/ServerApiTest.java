@@ -90,6 +90,24 @@ class ServerApiTest {
         return events;
     }
 
+    /**
+     * Found by a newcomer's trial: {@code GET …/entries?limit=1} answered every entry of the session. A window
+     * ({@code after}, {@code limit}) now pages through a long session.
+     */
+    @Test
+    void entries_withAfterAndLimit_answerOneWindow() throws Exception {
+        for (String text : List.of("one", "two", "three")) {
+            append("w", text);
+        }
+        Http.Answer first = Http.get(server, "/v1/log/sessions/w/entries?limit=2", null);
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        assertThat(first.json().findValuesAsText("content")).containsExactly("one", "two");
+        Http.Answer rest = Http.get(server, "/v1/log/sessions/w/entries?after=2", null);
+        assertThat(rest.json().findValuesAsText("content")).containsExactly("three");
+        assertThat(Http.get(server, "/v1/log/sessions/w/entries?limit=0", null).status()).isEqualTo(400);
+        assertThat(Http.get(server, "/v1/log/sessions/w/entries?limit=2&agent=main", null).status()).isEqualTo(400);
+    }
+
     @Test
     void events_deliverEveryEntryAfterTheSeq_andResumeWithLastEventId() throws Exception {
         append("live", "one");

@@ -1,6 +1,7 @@
 package dev.parley.sqlite;
 
 import dev.parley.core.AlreadyExistsException;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.store.Stores;
@@ -62,6 +63,7 @@ final class SqliteBackup {
         if (Files.exists(target)) {
             throw new AlreadyExistsException("sqlite:" + target + " exists already; restore into a new file");
         }
+        requireSqliteHeader(source);
         Path partial = partial(target);
         try {
             createParent(target);
@@ -71,7 +73,33 @@ final class SqliteBackup {
             deleteQuietly(partial);
             throw new UnavailableException("cannot restore " + source + " to " + target + ": " + e.getMessage(), e);
         }
-        Stores.open("sqlite:" + target).close(); // it opens: Parley's schema, current or migrated
+        try {
+            Stores.open("sqlite:" + target).close(); // it opens: Parley's schema, current or migrated
+        } catch (RuntimeException e) {
+            // Not a store this Parley opens: leave nothing behind, so that the next try is not "exists already".
+            for (String suffix : new String[] {"", "-wal", "-shm"}) {
+                deleteQuietly(target.resolveSibling(target.getFileName() + suffix));
+            }
+            throw e;
+        }
+    }
+
+    /** The 16 bytes every SQLite database file starts with. */
+    private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** @throws InvalidInputException naming the file if it does not start as a SQLite database does */
+    private static void requireSqliteHeader(Path source) {
+        byte[] head = new byte[SQLITE_HEADER.length];
+        int n;
+        try (java.io.InputStream in = Files.newInputStream(source)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (IOException e) {
+            throw new UnavailableException("cannot read the backup " + source + ": " + e.getMessage(), e);
+        }
+        if (n < head.length || !java.util.Arrays.equals(head, SQLITE_HEADER)) {
+            throw new InvalidInputException(source + " is not a SQLite backup (it does not start with SQLite's file"
+                    + " header); a jsonl: store's backup is a directory, restored into a jsonl: store");
+        }
     }
 
     private static Path partial(Path target) {

@@ -1,6 +1,7 @@
 package dev.parley.files.internal;
 
 import dev.parley.core.AlreadyExistsException;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.store.Stores;
@@ -51,6 +52,10 @@ public final class JsonlBackup {
     public static void restore(Path from, Path storeDir) {
         Path source = from.toAbsolutePath();
         Path target = storeDir.toAbsolutePath();
+        if (Files.isRegularFile(source)) {
+            throw new InvalidInputException(source + " is a file, and a jsonl: store's backup is a directory (a file is"
+                    + " a sqlite: store's backup, restored into a sqlite: store)");
+        }
         if (!Files.isDirectory(source)) {
             throw new NotFoundException("no backup at " + source);
         }

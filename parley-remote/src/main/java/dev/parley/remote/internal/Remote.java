@@ -122,6 +122,13 @@ public final class Remote {
             }
 
             @Override
+            public List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
+                Request r = new Request("GET", log(session) + "/entries",
+                        query("after", Long.toString(afterSeq), "limit", Integer.toString(limit)), null);
+                return read("loadAfter", r, Wire::decodeEntries, f -> f.log().loadAfter(session, afterSeq, limit));
+            }
+
+            @Override
             public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
                 return optional(() -> read("lastEntry", Request.get(agent(session, agent) + "/last"),
                         Wire::decodeEntry, f -> f.log().lastEntry(session, agent).orElseThrow(() ->

@@ -162,10 +162,33 @@ public final class Api {
         json(ctx, Wire.encodeAppendResult(result));
     }
 
+    /**
+     * The session's entries: all of them (of one agent with {@code agent}), or with {@code after} and/or {@code limit}
+     * one window of every agent's entries in seq order ({@code MessageLog.loadAfter}), for paging through a long
+     * session.
+     */
     void load(Context ctx) {
         String agent = ctx.queryParam("agent");
+        if (ctx.queryParam("after") != null || ctx.queryParam("limit") != null) {
+            if (agent != null) {
+                throw new InvalidInputException("the query parameter 'agent' cannot be combined with 'after' or"
+                        + " 'limit': a window holds every agent's entries");
+            }
+            long limit = number(ctx, "limit", (long) DEFAULT_WINDOW);
+            if (limit > MAX_WINDOW) {
+                throw new InvalidInputException("the query parameter 'limit' is at most " + MAX_WINDOW + ", not "
+                        + limit);
+            }
+            json(ctx, Wire.encodeEntries(store(ctx).log().loadAfter(session(ctx), number(ctx, "after", 0L),
+                    (int) limit)));
+            return;
+        }
         json(ctx, Wire.encodeEntries(store(ctx).log().load(session(ctx), agent == null ? null : new AgentId(agent))));
     }
+
+    /** The entries of a window when {@code limit} is not given, and the most one window may ask for. */
+    static final int DEFAULT_WINDOW = 1_000;
+    static final int MAX_WINDOW = 10_000;
 
     void lastEntry(Context ctx) {
         json(ctx, Wire.encodeEntry(store(ctx).log().lastEntry(session(ctx), agent(ctx)).orElseThrow(() ->
