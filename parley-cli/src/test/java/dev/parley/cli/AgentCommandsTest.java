@@ -69,7 +69,7 @@ class AgentCommandsTest {
      * not exist; {@code --prompt ""} stored an empty user message.
      */
     @Test
-    void chatWithNoPrompt_isAUsageError_thatCreatesNothing() {
+    void chatWithNoPrompt_isAUsageError_thatSaysNoSessionWasCreated() {
         String store = "sqlite:" + dir.resolve("chat.db");
         Run empty = parley("--store", store, "chat", "--provider", "scripted");
         assertThat(empty.exit()).isEqualTo(2);

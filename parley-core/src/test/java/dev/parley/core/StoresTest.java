@@ -29,6 +29,7 @@ class StoresTest {
         assertThat(Stores.redact(uri)).isEqualTo("remote:http://127.0.0.1:8080?parley.token=***&parley.timeout=5000");
         assertThat(Stores.redact("postgres:jdbc:postgresql://u:pw@h/db?password=pw2"))
                 .isEqualTo("postgres:jdbc:postgresql://u:***@h/db?password=***");
+        assertThat(Stores.redact("jsonl:/srv/token=a/b")).isEqualTo("jsonl:/srv/token=a/b"); // a path, not a parameter
     }
 
     @Test

@@ -826,8 +826,8 @@ public final class Importer {
             return "it belongs to agent " + have.agentId();
         }
         if (have.payload().kind() != e.payload().kind()) {
-            return "it is a " + have.payload().kind().wireName() + " entry here and a " + e.payload().kind().wireName()
-                    + " record there";
+            return "it is stored as a " + have.payload().kind().wireName() + " entry and is a "
+                    + e.payload().kind().wireName() + " entry here";
         }
         String content = jsonDifference(EntryCodec.comparable(have.payload()), EntryCodec.comparable(e.payload()), "");
         if (content != null) {
@@ -846,9 +846,12 @@ public final class Importer {
         return source == null ? null : "its source fields differ at " + source;
     }
 
-    /** The path of the first place where two JSON values differ ({@code a.b[2].c}), or null if they are equal. */
+    /**
+     * The path of the first place where two JSON values differ ({@code a.b[2].c}), or null if they are the same JSON
+     * ({@link Json#same}: numbers as written, so {@code 1.0} is not {@code 1.00}).
+     */
     private static @Nullable String jsonDifference(JsonNode a, JsonNode b, String path) {
-        if (a.equals(b)) {
+        if (Json.same(a, b)) {
             return null;
         }
         if (a.isObject() && b.isObject()) {

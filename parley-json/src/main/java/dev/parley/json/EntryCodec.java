@@ -541,38 +541,64 @@ public final class EntryCodec {
 
     /**
      * A payload as JSON for comparing what two payloads say: as {@link #encodePayload}, with each raw JSON value (tool
-     * arguments, metadata, custom data) as the JSON it holds, where {@link #encodePayload} may keep its exact text. Two
-     * payloads whose raw values differ only in spacing or key order give equal nodes ({@link JsonNode#equals} compares
-     * objects by their members).
+     * arguments, provider items, metadata, custom data) as the JSON it holds, where {@link #encodePayload} may keep its
+     * exact text. Two payloads whose raw values differ only in spacing or key order give nodes that are
+     * {@link Json#same} (objects compared by their members, numbers as written).
      */
     public static JsonNode comparable(EntryPayload payload) {
-        return unwrapped(encodePayload(payload));
+        ObjectNode node = encodePayload(payload);
+        if (payload instanceof Message) {
+            comparableBlocks(node.get("content"));
+            comparableValues(node.get("metadata"));
+        } else if (payload instanceof EntryPayload.Custom) {
+            node.set("data", rawValue(node.get("data")));
+        }
+        return node;
     }
 
     /** A source record as JSON for comparing what two say: its format, and its residual as the JSON it holds. */
     public static JsonNode comparable(SourceRecord source) {
-        return unwrapped(encodeSource(source));
-    }
-
-    private static JsonNode unwrapped(JsonNode node) {
-        if (isRawWrapper(node)) {
-            try {
-                return Json.parse(node.get(RAW_TEXT).textValue());
-            } catch (JsonProcessingException e) {
-                return node; // not JSON: compared by its text
-            }
-        }
-        if (node.isObject()) {
-            ObjectNode out = Json.object();
-            node.fields().forEachRemaining(f -> out.set(f.getKey(), unwrapped(f.getValue())));
-            return out;
-        }
-        if (node.isArray()) {
-            ArrayNode out = Json.mapper().createArrayNode();
-            node.forEach(e -> out.add(unwrapped(e)));
-            return out;
+        ObjectNode node = encodeSource(source);
+        if (node.has("residual")) {
+            node.set("residual", rawValue(node.get("residual")));
         }
         return node;
+    }
+
+    /** The raw values of content blocks (encoded, changed in place), through tool results' own blocks. */
+    private static void comparableBlocks(@Nullable JsonNode blocks) {
+        if (blocks == null || !blocks.isArray()) {
+            return; // plain text
+        }
+        for (JsonNode block : blocks) {
+            ObjectNode b = (ObjectNode) block;
+            for (String raw : new String[] {"arguments", "item"}) {
+                if (b.has(raw)) {
+                    b.set(raw, rawValue(b.get(raw)));
+                }
+            }
+            comparableBlocks(b.get("content"));
+        }
+    }
+
+    private static void comparableValues(@Nullable JsonNode map) {
+        if (map instanceof ObjectNode o) {
+            List<String> keys = new ArrayList<>();
+            o.fieldNames().forEachRemaining(keys::add);
+            keys.forEach(k -> o.set(k, rawValue(o.get(k))));
+        }
+    }
+
+    /** An encoded raw value ({@link #rawToNode}) as the JSON its text holds: a wrapper's text parsed, if it parses. */
+    private static JsonNode rawValue(JsonNode encoded) {
+        if (isRawWrapper(encoded)) {
+            try {
+                return Json.parse(encoded.get(RAW_TEXT).textValue());
+            } catch (JsonProcessingException e) {
+                return encoded; // not JSON: compared by its text
+            }
+        }
+        return encoded;
     }
 
     /** The inverse of {@link #rawToNode}. */

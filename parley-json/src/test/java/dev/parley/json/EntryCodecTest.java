@@ -99,6 +99,29 @@ class EntryCodecTest {
         }
     }
 
+    /**
+     * What an import compares ({@link Json#same} of these): raw values as the JSON they hold — key order and spacing
+     * aside — but a number's scale, a string against a number, and a nested object that merely looks like the
+     * {"$json": …} wrapper all count.
+     */
+    @Test
+    void comparable_ignoresKeyOrderAndSpacingOfRawValues_butNotWhatTheySay() {
+        java.util.function.BiPredicate<String, String> sameCall = (x, y) -> Json.same(call(x), call(y));
+        assertThat(sameCall.test("{ \"a\": 1, \"b\": [2] }", "{\"b\":[2],\"a\":1}")).isTrue();
+        assertThat(sameCall.test("{\"a\":1.0}", "{\"a\":1.00}")).isFalse();
+        assertThat(sameCall.test("{\"a\":\"1\"}", "{\"a\":1}")).isFalse();
+        assertThat(sameCall.test("{\"k\":{\"$json\":\"1\"}}", "{\"k\":1}")).isFalse();
+        assertThat(Json.same(EntryCodec.comparable(new SourceRecord("pi", RawJson.of("{\"x\": 1,\"y\":2}"))),
+                EntryCodec.comparable(new SourceRecord("pi", RawJson.of("{\"y\":2,\"x\":1}"))))).isTrue();
+        assertThat(Json.same(EntryCodec.comparable(new SourceRecord("pi", RawJson.of("{\"x\":1}"))),
+                EntryCodec.comparable(new SourceRecord("pi", RawJson.of("{\"x\":2}"))))).isFalse();
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode call(String arguments) {
+        return EntryCodec.comparable(Message.assistant(List.of(new ContentBlock.ToolCall("c", "f",
+                RawJson.of(arguments)))));
+    }
+
     @Test
     void plainTextContent_isWrittenAsAString() {
         assertThat(Json.write(EntryCodec.encodeMessage(Message.user("hi"))))

@@ -102,9 +102,14 @@ class ServerApiTest {
         Http.Answer first = Http.get(server, "/v1/log/sessions/w/entries?limit=2", null);
         assertThat(first.status()).as(first.body()).isEqualTo(200);
         assertThat(first.json().findValuesAsText("content")).containsExactly("one", "two");
-        Http.Answer rest = Http.get(server, "/v1/log/sessions/w/entries?after=2", null);
+        long last = first.json().get("entries").get(1).get("seq").asLong();
+        Http.Answer rest = Http.get(server, "/v1/log/sessions/w/entries?after=" + last, null);
         assertThat(rest.json().findValuesAsText("content")).containsExactly("three");
+        assertThat(Http.get(server, "/v1/log/sessions/w/entries?limit=99999999", null).json()
+                .findValuesAsText("content")).containsExactly("one", "two", "three");
         assertThat(Http.get(server, "/v1/log/sessions/w/entries?limit=0", null).status()).isEqualTo(400);
+        assertThat(Http.get(server, "/v1/log/sessions/w/entries?limit=-4294967295", null).status()).isEqualTo(400);
+        assertThat(Http.get(server, "/v1/log/sessions/w/entries?after=-1", null).status()).isEqualTo(400);
         assertThat(Http.get(server, "/v1/log/sessions/w/entries?limit=2&agent=main", null).status()).isEqualTo(400);
     }
 

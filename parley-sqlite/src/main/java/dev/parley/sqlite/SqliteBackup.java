@@ -1,6 +1,7 @@
 package dev.parley.sqlite;
 
 import dev.parley.core.AlreadyExistsException;
+import dev.parley.core.CorruptRecordException;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.UnavailableException;
@@ -57,6 +58,10 @@ final class SqliteBackup {
     static void restore(Path from, Path file) {
         Path source = from.toAbsolutePath();
         Path target = file.toAbsolutePath();
+        if (Files.isDirectory(source)) {
+            throw new InvalidInputException(source + " is a directory, and a sqlite: store's backup is a file (a"
+                    + " directory is a jsonl: store's backup, restored into a jsonl: store)");
+        }
         if (!Files.isRegularFile(source)) {
             throw new NotFoundException("no backup at " + source);
         }
@@ -75,8 +80,9 @@ final class SqliteBackup {
         }
         try {
             Stores.open("sqlite:" + target).close(); // it opens: Parley's schema, current or migrated
-        } catch (RuntimeException e) {
-            // Not a store this Parley opens: leave nothing behind, so that the next try is not "exists already".
+        } catch (CorruptRecordException | InvalidInputException e) {
+            // Not a store this Parley opens: leave nothing behind, so that the next try is not "exists already". (A
+            // busy or unavailable store is left as it is: the copy may be sound, and another process may have it.)
             for (String suffix : new String[] {"", "-wal", "-shm"}) {
                 deleteQuietly(target.resolveSibling(target.getFileName() + suffix));
             }

@@ -100,12 +100,12 @@ public final class Stores {
             "remote", "dev.parley:parley-remote");
 
     /**
-     * The URI with its secrets masked, for messages, logs and prompts: the value of every parameter whose name ends in
-     * {@code password} or {@code token} (a remote store's {@code parley.token}) and the password of a
+     * The URI with its secrets masked, for messages, logs and prompts: the value of every query parameter whose name
+     * ends in {@code password} or {@code token} (a remote store's {@code parley.token}) and the password of a
      * {@code //user:password@host} authority become {@code ***}.
      */
     public static String redact(String uri) {
-        return uri.replaceAll("(?i)((?:password|token)=)[^&;]*", "$1***").replaceAll("(//[^/@:?#]*:)[^/@?#]*@", "$1***@");
+        return uri.replaceAll("(?i)([?&;][^=&;?]*(?:password|token)=)[^&;]*", "$1***").replaceAll("(//[^/@:?#]*:)[^/@?#]*@", "$1***@");
     }
 
     /** The default store's URI: {@code sqlite:$PARLEY_HOME/parley.db}. */

@@ -175,18 +175,18 @@ public final class Api {
                         + " 'limit': a window holds every agent's entries");
             }
             long limit = number(ctx, "limit", (long) DEFAULT_WINDOW);
-            if (limit > MAX_WINDOW) {
-                throw new InvalidInputException("the query parameter 'limit' is at most " + MAX_WINDOW + ", not "
-                        + limit);
+            if (limit < 1) {
+                throw new InvalidInputException("the query parameter 'limit' must be at least 1, not " + limit);
             }
+            // A window holds at most MAX_WINDOW entries, as loadAfter promises "at most limit": a reader pages on.
             json(ctx, Wire.encodeEntries(store(ctx).log().loadAfter(session(ctx), number(ctx, "after", 0L),
-                    (int) limit)));
+                    (int) Math.min(limit, MAX_WINDOW))));
             return;
         }
         json(ctx, Wire.encodeEntries(store(ctx).log().load(session(ctx), agent == null ? null : new AgentId(agent))));
     }
 
-    /** The entries of a window when {@code limit} is not given, and the most one window may ask for. */
+    /** The entries of a window when {@code limit} is not given, and the most one window answers. */
     static final int DEFAULT_WINDOW = 1_000;
     static final int MAX_WINDOW = 10_000;
 
