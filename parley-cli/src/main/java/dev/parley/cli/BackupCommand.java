@@ -1,6 +1,8 @@
 package dev.parley.cli;
 
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.store.Stores;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,6 +30,11 @@ final class BackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Path parent = to.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            // As export -o: a mistyped path must not leave a tree of directories behind.
+            throw new InvalidInputException("cannot back up to " + to + ": the directory " + parent + " does not exist");
+        }
         Stores.backup(root.storeUri(), to);
         spec.commandLine().getOut().println("backed up " + root.storeLabel() + " to " + to.toAbsolutePath());
         return 0;

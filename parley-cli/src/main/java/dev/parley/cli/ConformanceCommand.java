@@ -72,6 +72,9 @@ final class ConformanceCommand implements Callable<Integer> {
         if (crash != null) {
             return crashCampaign(crash);
         }
+        if (seed != null) {
+            throw new dev.parley.core.InvalidInputException("--seed is the crash campaign's: give it with --crash N");
+        }
         PrintWriter out = spec.commandLine().getOut();
         StoreHarness harness = StoreHarness.of(root.storeUri());
         harness.capabilities(); // a store that cannot be opened fails here, before any output

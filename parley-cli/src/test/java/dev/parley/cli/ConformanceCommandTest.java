@@ -109,6 +109,15 @@ class ConformanceCommandTest {
         assertThat(run.err()).contains("binds scope 'mine'").contains("without parley.scope=");
     }
 
+    /** Found by a newcomer's trial: {@code conformance --seed 5} without {@code --crash} ran the kit, seed unused. */
+    @Test
+    void conformance_seedWithoutCrash_isAUsageError() {
+        Run run = parley("--store", "memory:", "conformance", "--seed", "5");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--seed is the crash campaign's");
+    }
+
     @Test
     void conformance_kitOption_runsOnlyThatKit() throws Exception {
         Run run = parley("--store", "memory:", "conformance", "--kit", "archives", "--json");

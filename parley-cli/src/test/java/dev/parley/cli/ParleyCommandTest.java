@@ -227,6 +227,23 @@ class ParleyCommandTest {
         assertThat(dir.resolve("x.db")).isRegularFile();
     }
 
+    /**
+     * Found by a newcomer's trial: backup --to into a missing directory created it, where export -o and the store
+     * commands refuse a mistyped path.
+     */
+    @Test
+    void backupIntoAMissingDirectory_isRefused_andNoDirectoryIsCreated() throws Exception {
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-00000000000b", 1).strip());
+        String store = "sqlite:" + dir.resolve("b.db");
+        assertThat(parley("--store", store, "import", dir.resolve("in").toString()).exit()).isZero();
+        Path missing = dir.resolve("nonexistent");
+        CliRun run = parley("--store", store, "backup", "--to", missing.resolve("copy.db").toString());
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("the directory " + missing + " does not exist");
+        assertThat(missing).doesNotExist();
+        assertThat(parley("--store", store, "backup", "--to", dir.resolve("copy.db").toString()).exit()).isZero();
+    }
+
     /** Regression: counts of one read "1 entries, 1 messages" (import, show, tree). */
     @Test
     void countsOfOne_areSingular() throws Exception {

@@ -60,7 +60,8 @@ public final class Access {
             if (bound.equals(anyScope)) {
                 scope = named;
             } else if (named != null && !named.equals(bound)) {
-                throw new HttpResponseException(403, "the token is bound to another scope than '" + named + "'",
+                throw new HttpResponseException(403, "the token is bound to another scope than '" + named + "' (the"
+                        + " Parley-Scope header, which the conformance kit sends, needs a token of the scope '*')",
                         Map.of());
             } else {
                 scope = bound;
