@@ -59,4 +59,67 @@ class OpenApiTest {
         assertThat(routed).hasSizeGreaterThan(30);
         assertThat(documented).isEqualTo(routed);
     }
+
+    /**
+     * Found by a newcomer's trial: the schemas of the log API were placeholders ({"type":"object"}), so the document
+     * could not teach the API. Each published schema now validates what the server really writes (through the same
+     * Wire encoders), and refuses a document with a field the wire does not have.
+     */
+    @Test
+    void logApiSchemas_validateWhatTheWireWrites() throws Exception {
+        String doc;
+        try (var in = ParleyServer.class.getResourceAsStream("openapi.json")) {
+            doc = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String base = "https://parley.invalid/openapi.json";
+        com.networknt.schema.SchemaRegistry registry = com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                com.networknt.schema.SpecificationVersion.DRAFT_2020_12, b -> b.schemas(java.util.Map.of(base, doc)));
+        java.util.function.Function<String, com.networknt.schema.Schema> schema = name -> registry.getSchema(
+                com.networknt.schema.SchemaLocation.of(base + "#/components/schemas/" + name));
+
+        dev.parley.core.model.Message rich = dev.parley.core.model.Message.builder(dev.parley.core.model.Role.ASSISTANT)
+                .add(new dev.parley.core.model.ContentBlock.Thinking("hmm", "sig"))
+                .add(new dev.parley.core.model.ContentBlock.ToolCall("c1", "read", dev.parley.core.RawJson.of(
+                        "{\"path\":\"a\"}")))
+                .add(new dev.parley.core.model.ContentBlock.ToolResult("c0", "ls", java.util.List.of(
+                        new dev.parley.core.model.ContentBlock.Image("image/png", "AAAA", null)), true, false))
+                .provider("anthropic").model("m").usage(dev.parley.core.model.Usage.of(3, 1))
+                .stopReason("toolUse").putMetadata("k", dev.parley.core.RawJson.of("[1]")).build();
+        java.time.Instant at = java.time.Instant.parse("2025-12-08T22:41:05.306Z");
+        dev.parley.core.model.NewEntry first = dev.parley.core.model.NewEntry.of(new dev.parley.core.EntryId("e1"),
+                null, at, dev.parley.core.model.Message.user("hello"));
+        dev.parley.core.model.NewEntry second = dev.parley.core.model.NewEntry.of(new dev.parley.core.EntryId("e2"),
+                new dev.parley.core.EntryId("e1"), at, rich);
+        dev.parley.core.AgentId main = dev.parley.core.AgentId.MAIN;
+        java.util.List<dev.parley.core.model.Entry> entries = java.util.List.of(
+                new dev.parley.core.model.Entry(1, first.id(), null, main, at, first.payload(), null),
+                new dev.parley.core.model.Entry(2, second.id(), first.id(), main, at, second.payload(),
+                        new dev.parley.core.model.SourceRecord("claude-code", dev.parley.core.RawJson.of("{\"cwd\":\"/p\"}"))),
+                new dev.parley.core.model.Entry(3, new dev.parley.core.EntryId("e3"), second.id(), main, at,
+                        new dev.parley.core.model.EntryPayload.Compaction("s", first.id(), 10L), null));
+        dev.parley.core.log.SessionInfo info = new dev.parley.core.log.SessionInfo(new dev.parley.core.SessionId("s1"),
+                at, at, "a title", null, 3, 2, java.util.Map.of("k", dev.parley.core.RawJson.of("true")));
+        java.util.Map<String, JsonNode> written = new java.util.LinkedHashMap<>();
+        written.put("Entries", dev.parley.json.wire.Wire.encodeEntries(entries));
+        written.put("AppendResult", dev.parley.json.wire.Wire.encodeAppendResult(
+                new dev.parley.core.log.AppendResult(entries, 2)));
+        written.put("Batch", dev.parley.json.wire.Wire.encodeBatch(main, java.util.List.of(first, second),
+                dev.parley.core.model.Usage.of(5, 2), true, null));
+        written.put("SessionInfo", dev.parley.json.wire.Wire.encodeSessionInfo(info));
+        written.put("SessionPage", dev.parley.json.wire.Wire.encodeSessionPage(
+                new dev.parley.core.log.SessionPage(java.util.List.of(info), "cursor")));
+        written.put("SessionList", dev.parley.json.wire.Wire.encodeSessionList(java.util.List.of(info)));
+        written.put("NewSession", dev.parley.json.wire.Wire.encodeNewSession(new dev.parley.core.log.NewSession(
+                new dev.parley.core.SessionId("s2"), "t", "o", java.util.Map.of())));
+        written.put("Usage", dev.parley.json.wire.Wire.encodeUsage(dev.parley.core.model.Usage.of(5, 2)));
+        for (var e : written.entrySet()) {
+            assertThat(schema.apply(e.getKey()).validate(e.getValue())).as(e.getKey() + ": " + e.getValue()).isEmpty();
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode stray = written.get("SessionInfo").deepCopy();
+        stray.put("colour", "red");
+        assertThat(schema.apply("SessionInfo").validate(stray)).isNotEmpty();
+        com.fasterxml.jackson.databind.node.ObjectNode missing = written.get("Entries").get("entries").get(0).deepCopy();
+        missing.remove("kind");
+        assertThat(schema.apply("Entry").validate(missing)).isNotEmpty();
+    }
 }
