@@ -71,6 +71,9 @@ public interface StoreProvider {
      * @throws UnsupportedException if the backend has no restore through Parley (the default)
      * @throws dev.parley.core.AlreadyExistsException if a store is there already
      * @throws dev.parley.core.NotFoundException if {@code from} does not exist
+     * @throws dev.parley.core.InvalidInputException if {@code from} is not a backup of this backend; nothing is left
+     *     at the URI
+     * @throws dev.parley.core.CorruptRecordException if the copy does not open as a store; nothing is left at the URI
      * @throws dev.parley.core.UnavailableException if the copy failed; nothing is left at the URI
      */
     default void restore(Path from, StoreUri uri) {

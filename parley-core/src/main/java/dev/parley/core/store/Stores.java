@@ -71,6 +71,10 @@ public final class Stores {
      * @throws dev.parley.core.UnsupportedException if the backend has no restore through Parley
      * @throws dev.parley.core.AlreadyExistsException if a store is there already
      * @throws dev.parley.core.NotFoundException if {@code from} does not exist
+     * @throws dev.parley.core.InvalidInputException if {@code from} is not a backup of this backend (a file for a
+     *     directory, a file that is not a database); nothing is left at {@code uri}
+     * @throws dev.parley.core.CorruptRecordException if the copy does not open as a store; nothing is left at
+     *     {@code uri}
      * @throws dev.parley.core.UnavailableException if the copy failed; nothing is left at {@code uri}
      */
     public static void restore(Path from, String uri) {
@@ -105,7 +109,8 @@ public final class Stores {
      * {@code //user:password@host} authority become {@code ***}.
      */
     public static String redact(String uri) {
-        return uri.replaceAll("(?i)([?&;][^=&;?]*(?:password|token)=)[^&;]*", "$1***").replaceAll("(//[^/@:?#]*:)[^/@?#]*@", "$1***@");
+        return uri.replaceAll("(?i)([?&;][^=&;?]*(?:password|token)=)[^&;]*", "$1***")
+                .replaceAll("(//[^/@:?#]*:)[^/@?#]*@", "$1***@");
     }
 
     /** The default store's URI: {@code sqlite:$PARLEY_HOME/parley.db}. */
