@@ -252,6 +252,11 @@ public final class MessageLogScenarios {
             equal(0, again.written(), "entries written by the retried append");
             equal(2, log.load(s, null).size(), "entries after the retry");
             equal(cost, log.loadUsage(s, ORCHESTRATOR), "usage after the retry (counted once)");
+            store.catalog().ifPresent(catalog -> {
+                SessionInfo info = catalog.find(s).orElseThrow();
+                equal(2L, info.entryCount(), "catalog entry count after the retry (counted once)");
+                equal(2L, info.messageCount(), "catalog message count after the retry (counted once)");
+            });
             equal(FlushResult.NOOP, log.flushUnpersisted(s, ORCHESTRATOR, batch), "flushing stored entries");
             EntryId c = id("t");
             List<NewEntry> history = List.of(batch.get(0), batch.get(1), entry(c, b, Message.user("follow-up")));
@@ -260,6 +265,8 @@ public final class MessageLogScenarios {
             equal(first, resent.entries().subList(0, 2), "the re-sent stored entries as stored");
             that(resent.entries().get(2).seq() > first.get(1).seq(), "the new entry follows the stored ones");
             equal(3, log.load(s, null).size(), "entries after the re-sent history");
+            store.catalog().ifPresent(catalog -> equal(3L, catalog.find(s).orElseThrow().entryCount(),
+                    "catalog entry count after the re-sent history (its stored entries counted once)"));
             equal(FlushResult.FLUSHED, log.flushUnpersisted(s, ORCHESTRATOR,
                     List.of(entry(id("t"), c, Message.user("queued")))), "flushing a new entry");
         }

@@ -78,6 +78,20 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
+    /**
+     * Signals that a batch is stored whole already (a retry): its unit is rolled back — the session's counts and
+     * activity, which the append moved first, stay as they were — and the caller gets the stored entries.
+     */
+    private static final class StoredAlready extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient AppendResult result;
+
+        StoredAlready(AppendResult result) {
+            super(null, null, false, false);
+            this.result = result;
+        }
+    }
+
     /** Up to this many ids, an append looks them up one by one by the unique key; more, in one query. */
     private static final int FEW_IDS = 4;
 
@@ -102,13 +116,16 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Objects.requireNonNull(usage, "usage");
         String doing = "append to session " + session;
         String lockKey = lockKey(scope, session);
+        Database.Work<AppendResult> once = c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast);
         try {
-            return db.writeInGroup(doing, lockKey,
-                    c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
+            return db.writeInGroup(doing, lockKey, once);
+        } catch (StoredAlready retry) {
+            return retry.result;
         } catch (StoredMeanwhile first) {
             try {
-                return db.writeInGroup(doing, lockKey,
-                        c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast));
+                return db.writeInGroup(doing, lockKey, once);
+            } catch (StoredAlready retry) {
+                return retry.result;
             } catch (StoredMeanwhile again) {
                 throw new UnavailableException("could not " + doing + " in " + db.where() + ": its entry ids were"
                         + " stored concurrently by another writer twice; retry the append", again.getCause());
@@ -124,13 +141,18 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     private AppendResult appendOnce(Connection c, SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
                                     boolean conditional, @Nullable EntryId expectedLast) throws SQLException {
         Instant now = now();
-        lockSession(c, session, now);
-        // The session's row is locked: no other writer can append between these reads and the insert. The agent's
-        // last entry, which a conditional append reads anyway, is usually the batch's parent: not looked up twice.
-        StoredRow last = conditional ? lastRow(c, session, agent) : null;
-        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, stored(c, session, batch, last));
+        long batchMessages = batch.stream().filter(e -> e.payload().kind() == EntryKind.MESSAGE).count();
+        // One statement locks the session's row and counts the batch in, as if all of it is new (what an append
+        // almost always is); a retry is rolled back below, and a batch partly stored already is counted again.
+        lockAndCount(c, session, now, batch.size(), batchMessages);
+        // The session's row is locked: no other writer can append between these reads and the insert. The batch's
+        // ids and parents, and the agent's last entry that a conditional append compares, are read in one query.
+        Lookup lookup = lookUp(c, session, batch, conditional ? agent : null);
+        StoredRow last = lookup.last();
+        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, lookup.found());
         if (plan.nothingToWrite() && !batch.isEmpty()) {
-            return plan.result(List.of()); // a retry of a batch that is stored whole: write nothing, not even usage
+            // A retry of a batch that is stored whole: nothing is written, not even usage, and the counts go back.
+            throw new StoredAlready(plan.result(List.of()));
         }
         if (conditional) {
             AppendCheck.requireLast(session, agent, expectedLast, last == null ? null : last.id());
@@ -168,55 +190,79 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         if (!usage.equals(Usage.ZERO)) {
             addUsage(c, session, agent, usage);
         }
-        touch(c, session, now, written.size(), messages);
+        if (written.size() != batch.size() || messages != batchMessages) {
+            touch(c, session, now, written.size() - batch.size(), messages - batchMessages);
+        }
         return plan.result(written);
     }
 
+    /** What an append reads before it writes: the stored entries its batch names, and the agent's last row. */
+    private record Lookup(Map<EntryId, Entry> found, @Nullable StoredRow last) {}
+
     /**
-     * The stored entries of the session whose ids the batch names (as entries or parents): by the unique key one at a
-     * time for a few ids, in one query for more; {@code known}, a row already read in this transaction, is not
-     * looked up again (and decoded only when the batch names it).
+     * The stored entries of the session whose ids the batch names (as entries or parents), and with {@code lastOf}
+     * the row of that agent's latest entry (undecoded: an append that only compares its id must not fail on a body it
+     * does not need). For a few ids — the usual append: a new id and its parent — one statement reads them all: a
+     * branch per id by the whole unique key, which every planner serves from the unique index whatever its statistics
+     * say (a set-membership test on a table never analyzed made PostgreSQL scan the session's rows instead), and a
+     * branch for the last row through the agent index. One round trip on a server, where each was one.
      */
-    private Map<EntryId, Entry> stored(Connection c, SessionId session, List<NewEntry> batch,
-                                       @Nullable StoredRow known) throws SQLException {
+    private Lookup lookUp(Connection c, SessionId session, List<NewEntry> batch, @Nullable AgentId lastOf)
+            throws SQLException {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
         Map<EntryId, Entry> found = new HashMap<>();
-        if (known != null && ids.contains(known.id())) {
-            found.put(known.id(), decode(known));
-        }
-        if (found.size() == ids.size()) {
-            return found;
-        }
-        if (ids.size() <= FEW_IDS) {
-            // The usual append (a new id and its parent): one lookup per id by the whole unique key, which every
-            // planner serves from the unique index whatever its statistics say (a set-membership test on a table
-            // never analyzed made PostgreSQL scan the session's rows instead).
+        if (ids.size() > FEW_IDS) {
             try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
-                    + " WHERE scope_id = ? AND session_id = ? AND entry_id = ?")) {
+                    + " WHERE scope_id = ? AND session_id = ? AND " + dialect.isAnyOf("entry_id"))) {
                 st.setString(1, scope);
                 st.setString(2, session.value());
-                for (EntryId id : ids) {
-                    if (found.containsKey(id)) {
-                        continue;
-                    }
-                    st.setString(3, id.value());
-                    for (Entry e : readEntries(st)) {
+                dialect.bindStrings(c, st, 3, ids.stream().map(EntryId::value).toList());
+                for (Entry e : readEntries(st)) {
+                    found.put(e.id(), e);
+                }
+            }
+            return new Lookup(found, lastOf == null ? null : lastRow(c, session, lastOf));
+        }
+        if (ids.isEmpty() && lastOf == null) {
+            return new Lookup(found, null);
+        }
+        List<String> branches = new ArrayList<>();
+        if (lastOf != null) {
+            branches.add("SELECT * FROM (SELECT 1 AS last_row, seq, entry_id, body FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1) AS agent_last");
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            branches.add("SELECT 0 AS last_row, seq, entry_id, body FROM parley_log_entries"
+                    + " WHERE scope_id = ? AND session_id = ? AND entry_id = ?");
+        }
+        StoredRow last = null;
+        try (PreparedStatement st = c.prepareStatement(String.join(" UNION ALL ", branches))) {
+            int i = 1;
+            if (lastOf != null) {
+                st.setString(i++, scope);
+                st.setString(i++, session.value());
+                st.setString(i++, lastOf.value());
+            }
+            for (EntryId id : ids) {
+                st.setString(i++, scope);
+                st.setString(i++, session.value());
+                st.setString(i++, id.value());
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    long seq = rs.getLong(2);
+                    String entryId = rs.getString(3);
+                    String body = rs.getString(4);
+                    if (rs.getInt(1) == 1) {
+                        last = new StoredRow(seq, new EntryId(entryId), body);
+                    } else {
+                        Entry e = decode(seq, entryId, body);
                         found.put(e.id(), e);
                     }
                 }
             }
-            return found;
         }
-        try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
-                + " WHERE scope_id = ? AND session_id = ? AND " + dialect.isAnyOf("entry_id"))) {
-            st.setString(1, scope);
-            st.setString(2, session.value());
-            dialect.bindStrings(c, st, 3, ids.stream().map(EntryId::value).toList());
-            for (Entry e : readEntries(st)) {
-                found.put(e.id(), e);
-            }
-        }
-        return found;
+        return new Lookup(found, last);
     }
 
     /** A row of {@code parley_log_entries} as read, its body not decoded yet. */
@@ -239,23 +285,46 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     private void addUsage(Connection c, SessionId session, AgentId agent, Usage usage) throws SQLException {
+        if (usage.costUsd() == null) {
+            // Counts only: added by the statement itself (integers add exactly in every database), one round trip
+            // where reading the totals first took two; the stored cost stays as it is.
+            try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_usage (scope_id, session_id,"
+                    + " agent_id, input, output, cache_read, cache_write, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    + " ON CONFLICT (scope_id, session_id, agent_id) DO UPDATE SET"
+                    + " input = parley_log_usage.input + excluded.input,"
+                    + " output = parley_log_usage.output + excluded.output,"
+                    + " cache_read = parley_log_usage.cache_read + excluded.cache_read,"
+                    + " cache_write = parley_log_usage.cache_write + excluded.cache_write,"
+                    + " reasoning = parley_log_usage.reasoning + excluded.reasoning")) {
+                bindUsageRow(st, session, agent, usage);
+                st.executeUpdate();
+            }
+            return;
+        }
+        // A cost is added in Java: SQLite keeps exact decimals as text, which its arithmetic would turn into doubles.
         Usage total = readUsage(c, session, agent).plus(usage);
         try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_usage (scope_id, session_id, agent_id,"
                 + " input, output, cache_read, cache_write, reasoning, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 + " ON CONFLICT (scope_id, session_id, agent_id) DO UPDATE SET input = excluded.input,"
                 + " output = excluded.output, cache_read = excluded.cache_read, cache_write = excluded.cache_write,"
                 + " reasoning = excluded.reasoning, cost_usd = excluded.cost_usd")) {
-            st.setString(1, scope);
-            st.setString(2, session.value());
-            st.setString(3, agent.value());
-            st.setLong(4, total.inputTokens());
-            st.setLong(5, total.outputTokens());
-            st.setLong(6, total.cacheReadTokens());
-            st.setLong(7, total.cacheWriteTokens());
-            st.setLong(8, total.reasoningTokens());
+            bindUsageRow(st, session, agent, total);
             dialect.setDecimal(st, 9, total.costUsd());
             st.executeUpdate();
         }
+    }
+
+    /** Binds a usage row's key and its five counts: parameters 1 to 8. */
+    private void bindUsageRow(PreparedStatement st, SessionId session, AgentId agent, Usage counts)
+            throws SQLException {
+        st.setString(1, scope);
+        st.setString(2, session.value());
+        st.setString(3, agent.value());
+        st.setLong(4, counts.inputTokens());
+        st.setLong(5, counts.outputTokens());
+        st.setLong(6, counts.cacheReadTokens());
+        st.setLong(7, counts.cacheWriteTokens());
+        st.setLong(8, counts.reasoningTokens());
     }
 
     @Override
@@ -562,13 +631,13 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * Creates the session's catalog row if needed and locks it until the transaction ends. Where rows are locked
-     * ({@code FOR UPDATE}), an existing row — every append but a session's first — is locked in one statement.
+     * Locks the session's catalog row until the transaction ends — creating it for a session's first append — and in
+     * the same statement moves its activity time forward and adds {@code entries} and {@code messages} to its counts.
      */
-    private void lockSession(Connection c, SessionId session, Instant now) throws SQLException {
-        boolean rowLocks = !dialect.forUpdate().isEmpty(); // else the write transaction excludes every other writer
-        if (rowLocks && lockExisting(c, session)) {
-            return;
+    private void lockAndCount(Connection c, SessionId session, Instant now, long entries, long messages)
+            throws SQLException {
+        if (touched(c, session, now, entries, messages)) {
+            return; // an UPDATE locks the row it changes, where rows are locked
         }
         try (PreparedStatement st = c.prepareStatement("INSERT INTO parley_log_sessions (scope_id, id, created_at,"
                 + " updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope_id, id) DO NOTHING")) {
@@ -578,9 +647,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             dialect.setInstant(st, 4, now);
             st.executeUpdate();
         }
-        if (rowLocks) {
-            lockExisting(c, session); // the row is there now: this writer's, or one a concurrent first append made
-        }
+        touched(c, session, now, entries, messages); // the row is there now: this writer's, or a concurrent first's
     }
 
     /** Locks the session's catalog row, if it exists, until the transaction ends; whether it exists. */
@@ -597,6 +664,12 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
 
     /** Moves the session's activity time forward (never back) and adjusts its counts. */
     private void touch(Connection c, SessionId session, Instant now, long entries, long messages) throws SQLException {
+        touched(c, session, now, entries, messages);
+    }
+
+    /** As {@link #touch}; whether the session's row exists. */
+    private boolean touched(Connection c, SessionId session, Instant now, long entries, long messages)
+            throws SQLException {
         try (PreparedStatement st = c.prepareStatement("UPDATE parley_log_sessions"
                 + " SET updated_at = CASE WHEN updated_at < ? THEN ? ELSE updated_at END,"
                 + " entry_count = entry_count + ?, message_count = message_count + ? WHERE scope_id = ? AND id = ?")) {
@@ -606,7 +679,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             st.setLong(4, messages);
             st.setString(5, scope);
             st.setString(6, session.value());
-            st.executeUpdate();
+            return st.executeUpdate() > 0;
         }
     }
 
