@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL's side of the shared JDBC store: connections borrowed from a data source (a HikariCP pool when opened
- * from a URI), writers serialized per session by {@code SELECT … FOR UPDATE} row locks, {@code json} parameters cast
+ * from a URI), writers serialized per session by the row lock on its catalog row (an append's {@code UPDATE}, or
+ * {@code SELECT … FOR UPDATE}), {@code json} parameters cast
  * from text (json, not jsonb: the exact text is kept), times as {@code timestamptz}, decimals as {@code numeric},
  * and free text escaped so that NUL survives ({@link PgText}).
  */

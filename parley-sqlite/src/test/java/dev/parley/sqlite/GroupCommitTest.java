@@ -129,6 +129,33 @@ class GroupCommitTest {
         assertThat(ids(a)).containsExactly("a1");
     }
 
+    /**
+     * Found by a review of effb128: a retry of a batch that another unit of the same group had just written was
+     * answered "stored" although the group's commit then failed and nothing was stored.
+     */
+    @Test
+    void writeInGroup_retryOfABatchWrittenInTheSameGroup_failsWhenTheCommitFails() throws Exception {
+        SessionId a = new SessionId("a");
+        List<NewEntry> batch = List.of(entry("a1", null, "one"));
+
+        List<Future<?>> f = inOneGroup(db, pool, List.of(
+                () -> log.append(a, AGENT, batch),
+                () -> log.append(a, AGENT, batch), // the same batch again: found stored by the first unit's insert
+                () -> db.writeInGroup("break the commit", "z", c -> {
+                    try (Statement st = c.createStatement()) {
+                        st.execute("PRAGMA defer_foreign_keys = ON");
+                        st.execute("INSERT INTO parley_log_usage (scope_id, session_id, agent_id)"
+                                + " VALUES ('default', 'no-such-session', 'main')");
+                    }
+                    return null;
+                })));
+
+        for (Future<?> one : f) {
+            assertThat(failureOf(one)).isInstanceOf(UnavailableException.class);
+        }
+        assertThat(ids(a)).isEmpty();
+    }
+
     @Test
     void writeInGroup_moreWaitingThanOneGroupHolds_areCommittedInGroupsOfAtMostTheCap() throws Exception {
         // A group used to take every waiting unit: one failed commit failed them all, and on PostgreSQL a group of

@@ -231,6 +231,20 @@ public final class Database {
         return Math.floorMod(h ^ (h >>> 16), lanes.length);
     }
 
+    /**
+     * What a unit throws to have its own writes rolled back and still answer its caller (a retry that found its entries
+     * stored): the group rolls the unit back as it would a failure, and the caller catches this to take the answer —
+     * but only if the group then commits. The answer may rest on what another unit of the same group wrote, so when the
+     * group's commit fails the caller gets that failure instead.
+     */
+    public abstract static class AnswerAfterRollback extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        protected AnswerAfterRollback() {
+            super(null, null, false, false);
+        }
+    }
+
     /** One group commit: its waiting units and whether its group is running. Guarded by itself; units wait on it. */
     private static final class Lane {
         /** Units waiting for the lane's next group, in arrival order. */
@@ -263,8 +277,8 @@ public final class Database {
                     : e instanceof ParleyException p ? p
                     : new UnavailableException("could not " + what + " in " + dialect.where() + ": " + e, e);
             for (Unit<?> u : units) {
-                if (u.failure == null) {
-                    u.failure = failure; // nothing of the group was committed
+                if (u.failure == null || u.failure instanceof AnswerAfterRollback) {
+                    u.failure = failure; // nothing of the group was committed: no answer that rests on it stands
                     u.value = null;
                 }
                 u.decided = true;

@@ -47,9 +47,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every write is one transaction that first creates (if needed) and locks the session's catalog row, so writes
  * to a session are serialized across connections and processes and {@code seq} order is commit order within a
- * session. An append then looks up the stored entries its ids and parents name (by the unique key: one id at a time
- * for a few, in one query for more), plans the batch with {@link AppendCheck} (recognising a retry, refusing a conflicting id), inserts what is new, adds the usage and
- * updates the counts — all or nothing. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
+ * session. An append locks the row with the {@code UPDATE} that counts its batch in, then reads the stored entries
+ * its ids and parents name and the agent's last row in one statement (a branch per id by the unique key; one
+ * set-membership query for many ids), plans the batch with {@link AppendCheck} (recognising a retry, refusing a
+ * conflicting id), inserts what is new and adds the usage — all or nothing: a retry, or a failed check, rolls the
+ * counts back with everything else. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
  * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
  *
  * <p>Appends are group-committed ({@link Database#writeInGroup}): appends that arrive together, from many threads and
@@ -80,19 +82,19 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
 
     /**
      * Signals that a batch is stored whole already (a retry): its unit is rolled back — the session's counts and
-     * activity, which the append moved first, stay as they were — and the caller gets the stored entries.
+     * activity, which the append moved first, stay as they were — and the caller gets the stored entries once the
+     * group has committed ({@link Database.AnswerAfterRollback}).
      */
-    private static final class StoredAlready extends RuntimeException {
+    private static final class StoredAlready extends Database.AnswerAfterRollback {
         private static final long serialVersionUID = 1L;
         final transient AppendResult result;
 
         StoredAlready(AppendResult result) {
-            super(null, null, false, false);
             this.result = result;
         }
     }
 
-    /** Up to this many ids, an append looks them up one by one by the unique key; more, in one query. */
+    /** Up to this many ids, an append reads each by the unique key (a branch of one statement); more, in one query. */
     private static final int FEW_IDS = 4;
 
     // ---- writes ----
