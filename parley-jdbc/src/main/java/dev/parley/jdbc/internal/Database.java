@@ -277,8 +277,10 @@ public final class Database {
                     : e instanceof ParleyException p ? p
                     : new UnavailableException("could not " + what + " in " + dialect.where() + ": " + e, e);
             for (Unit<?> u : units) {
-                if (u.failure == null || u.failure instanceof AnswerAfterRollback) {
-                    u.failure = failure; // nothing of the group was committed: no answer that rests on it stands
+                // Nothing of the group was committed: no answer that rests on it stands. (A lone unit's own answer is
+                // what ended its transaction: that rollback is the one it asked for, on rows committed before.)
+                if (u.failure == null || u.failure instanceof AnswerAfterRollback && u.failure != e) {
+                    u.failure = failure;
                     u.value = null;
                 }
                 u.decided = true;
