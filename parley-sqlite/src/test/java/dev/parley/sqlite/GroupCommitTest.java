@@ -108,15 +108,7 @@ class GroupCommitTest {
         List<Future<?>> f = inOneGroup(db, pool, List.of(
                 () -> log.append(a, AGENT, List.of(entry("a1", null, "one"))),
                 () -> log.append(b, AGENT, List.of(entry("b2", "b1", "two"))),
-                // A unit that succeeds but leaves a deferred foreign-key violation: SQLite refuses the COMMIT.
-                () -> db.writeInGroup("break the commit", "z", c -> {
-                    try (Statement st = c.createStatement()) {
-                        st.execute("PRAGMA defer_foreign_keys = ON");
-                        st.execute("INSERT INTO parley_log_usage (scope_id, session_id, agent_id)"
-                                + " VALUES ('default', 'no-such-session', 'main')");
-                    }
-                    return null;
-                })));
+                () -> breakTheCommit()));
 
         for (Future<?> one : f) {
             assertThat(failureOf(one)).isInstanceOf(UnavailableException.class);
@@ -141,14 +133,7 @@ class GroupCommitTest {
         List<Future<?>> f = inOneGroup(db, pool, List.of(
                 () -> log.append(a, AGENT, batch),
                 () -> log.append(a, AGENT, batch), // the same batch again: found stored by the first unit's insert
-                () -> db.writeInGroup("break the commit", "z", c -> {
-                    try (Statement st = c.createStatement()) {
-                        st.execute("PRAGMA defer_foreign_keys = ON");
-                        st.execute("INSERT INTO parley_log_usage (scope_id, session_id, agent_id)"
-                                + " VALUES ('default', 'no-such-session', 'main')");
-                    }
-                    return null;
-                })));
+                () -> breakTheCommit()));
 
         for (Future<?> one : f) {
             assertThat(failureOf(one)).isInstanceOf(UnavailableException.class);
@@ -163,14 +148,7 @@ class GroupCommitTest {
         // size: exactly the units of the group holding the breaking unit fail.
         int appends = Database.MAX_GROUP_UNITS + 8;
         List<Callable<?>> calls = new ArrayList<>();
-        calls.add(() -> db.writeInGroup("break the commit", "z", c -> {
-            try (Statement st = c.createStatement()) {
-                st.execute("PRAGMA defer_foreign_keys = ON");
-                st.execute("INSERT INTO parley_log_usage (scope_id, session_id, agent_id)"
-                        + " VALUES ('default', 'no-such-session', 'main')");
-            }
-            return null;
-        }));
+        calls.add(() -> breakTheCommit());
         for (int i = 0; i < appends; i++) {
             SessionId session = new SessionId("cap-" + i);
             calls.add(() -> log.append(session, AGENT, List.of(entry(session.value(), null, "one"))));
@@ -232,5 +210,17 @@ class GroupCommitTest {
 
     List<String> ids(SessionId session) {
         return log.load(session, null).stream().map(e -> e.id().value()).toList();
+    }
+
+    /** A unit that succeeds but leaves a deferred foreign-key violation: SQLite refuses the group's COMMIT. */
+    private Object breakTheCommit() {
+        return db.writeInGroup("break the commit", "z", c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("PRAGMA defer_foreign_keys = ON");
+                st.execute("INSERT INTO parley_log_usage (scope_id, session_id, agent_id)"
+                        + " VALUES ('default', 'no-such-session', 'main')");
+            }
+            return null;
+        });
     }
 }
