@@ -193,7 +193,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             addUsage(c, session, agent, usage);
         }
         if (written.size() != batch.size() || messages != batchMessages) {
-            touch(c, session, now, written.size() - batch.size(), messages - batchMessages);
+            touched(c, session, now, written.size() - batch.size(), messages - batchMessages);
         }
         return plan.result(written);
     }
@@ -363,7 +363,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
                     }
                 }
             }
-            touch(c, session, now(), -removed, -removedMessages);
+            touched(c, session, now(), -removed, -removedMessages);
             return null;
         });
     }
@@ -664,12 +664,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    /** Moves the session's activity time forward (never back) and adjusts its counts. */
-    private void touch(Connection c, SessionId session, Instant now, long entries, long messages) throws SQLException {
-        touched(c, session, now, entries, messages);
-    }
-
-    /** As {@link #touch}; whether the session's row exists. */
+    /** Moves the session's activity time forward (never back) and adjusts its counts; whether its row exists. */
     private boolean touched(Connection c, SessionId session, Instant now, long entries, long messages)
             throws SQLException {
         try (PreparedStatement st = c.prepareStatement("UPDATE parley_log_sessions"
