@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
-import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.EntryLimits;
+import dev.parley.core.log.LogWindows;
 import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.NewSession;
@@ -124,17 +124,14 @@ public final class Remote {
 
             @Override
             public List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
-                if (afterSeq < 0 || limit < 1) {
-                    throw new InvalidInputException("a window needs afterSeq >= 0 and limit >= 1, not " + afterSeq
-                            + " and " + limit);
-                }
+                LogWindows.check(afterSeq, limit);
                 Request r = new Request("GET", log(session) + "/entries",
                         query("after", Long.toString(afterSeq), "limit", Integer.toString(limit)), null);
                 List<Entry> window = read("loadAfter", r, Wire::decodeEntries,
                         f -> f.log().loadAfter(session, afterSeq, limit));
                 // A server of an earlier Parley ignores the window and answers the whole session: cut it here, so
                 // that a reader paging to the end still gets to an empty window.
-                return window.stream().filter(e -> e.seq() > afterSeq).limit(limit).toList();
+                return LogWindows.cut(window, afterSeq, limit);
             }
 
             @Override
