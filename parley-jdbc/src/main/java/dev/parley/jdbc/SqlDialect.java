@@ -132,6 +132,18 @@ public abstract class SqlDialect {
         return 1;
     }
 
+    /**
+     * Whether the driver sends the statements of one {@code PreparedStatement}, separated by {@code ;}, to the database
+     * at once — one round trip — and the database runs them in order, each seeing what those before it wrote and
+     * locked, with its results (an update count or a result set) read in turn through
+     * {@link java.sql.Statement#getMoreResults()}. Then the store sends an append's statements together and checks
+     * what they read afterwards (rolling back when the check fails); otherwise it sends them one by one. By default
+     * false: SQLite's driver runs only the first statement of such a text (and has no round trips to save).
+     */
+    public boolean sendsStatementsAtOnce() {
+        return false;
+    }
+
     /** Binds the strings that {@link #isAnyOf} compares with. */
     public abstract void bindStrings(Connection connection, PreparedStatement st, int index, Collection<String> values)
             throws SQLException;

@@ -64,6 +64,12 @@ final class PostgresDialect extends SqlDialect {
         return pool == null ? 1 : Math.min(4, Math.max(1, pool.getMaximumPoolSize() / 2));
     }
 
+    /** pgjdbc sends the statements of a text together (extended protocol, one sync) and reads their results in turn. */
+    @Override
+    public boolean sendsStatementsAtOnce() {
+        return true;
+    }
+
     private static @Nullable HikariDataSource hikari(DataSource dataSource) {
         if (dataSource instanceof HikariDataSource pool) {
             return pool;

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs work on a dialect's database: reads in auto-commit mode, writes in one transaction that commits on success
@@ -19,11 +20,13 @@ import java.util.Objects;
  * scope views; closed once, with the root store. Thread-safe.
  *
  * <p><b>Group commit</b> ({@link #writeInGroup}): units of work that arrive while a group of their lane is being
- * committed wait, and the first of them to wake up runs those waiting (up to {@value #MAX_GROUP_UNITS}) — in one
- * transaction, each in its own savepoint — and commits them together (one fsync on SQLite, one WAL flush on
- * PostgreSQL). A lone unit runs at once: there is no delay. A unit that fails is rolled back to its savepoint and fails
- * alone; a commit that fails fails every unit that was to be committed by it, and none of them is stored. Every caller
- * returns only after the commit that holds its unit (or its failure).
+ * committed wait, and the first of them to wake up runs those waiting (up to {@value #MAX_GROUP_UNITS}) in one
+ * transaction and commits them together (one fsync on SQLite, one WAL flush on PostgreSQL). A lone unit runs at once:
+ * there is no delay. A unit that fails fails alone: the group's transaction is rolled back and its units are run again
+ * in a new one, each in its own savepoint, where the failing unit is rolled back to its savepoint (savepoints are not
+ * taken up front: on PostgreSQL each is two more round trips per unit, for a failure that groups rarely meet). A
+ * commit that fails fails every unit that was to be committed by it, and none of them is stored. Every caller returns
+ * only after the commit that holds its unit (or its failure).
  *
  * <p><b>Lanes</b>: there are {@link SqlDialect#groupCommitLanes()} independent group commits, each with its own queue,
  * leader and group; a unit joins the lane its lock key hashes to ({@link #laneOf}), so the units of one session are
@@ -143,7 +146,8 @@ public final class Database {
      * Runs {@code work} as one unit of a group commit (see the class comment): atomically — all of its statements or
      * none — and durably before this returns. The unit runs on the group's connection inside a transaction that also
      * holds other callers' units; it must not commit, roll back or change the transaction mode, and a failure it
-     * throws must leave nothing it means to keep (it is rolled back to its savepoint).
+     * throws must leave nothing it means to keep (it is rolled back). It may run more than once — when another unit of
+     * its group fails, the group is rolled back and run again — so it must have no effect outside the transaction.
      *
      * @param lockKey the key of what the unit locks first (a session id): it picks the unit's lane ({@link #laneOf}),
      *     and the units of a group run in its order (arrival order among equal keys), so that groups — of two lanes,
@@ -153,8 +157,23 @@ public final class Database {
      * @throws RuntimeException what {@code work} threw (nothing of this unit is stored)
      */
     public <T> T writeInGroup(String doing, String lockKey, Work<T> work) {
+        return writeInGroup(doing, lockKey, work, work);
+    }
+
+    /**
+     * {@link #writeInGroup(String, String, Work)} with a first attempt: {@code first} runs when the group first runs
+     * (without savepoints); it must either do exactly what {@code work} would do or throw. When it throws — or another
+     * unit of its group fails — the transaction is rolled back, nothing of it is kept, and {@code work} runs instead,
+     * in a savepoint, or, for a unit alone in its group, in a transaction of its own; what {@code work} answers or
+     * throws is the outcome. So {@code first} can take a shortcut that holds for the usual case (on PostgreSQL: send
+     * every statement at once and check the result after) and leave every other case to {@code work}.
+     *
+     * @throws UnavailableException as {@link #writeInGroup(String, String, Work)}
+     * @throws RuntimeException what {@code work} threw (nothing of this unit is stored)
+     */
+    public <T> T writeInGroup(String doing, String lockKey, Work<T> first, Work<T> work) {
         checkOpen();
-        Unit<T> unit = new Unit<>(doing, Objects.requireNonNull(lockKey, "lockKey"), work);
+        Unit<T> unit = new Unit<>(doing, Objects.requireNonNull(lockKey, "lockKey"), first, work);
         Lane lane = lanes[laneOf(lockKey)];
         ArrayDeque<Unit<?>> pending = lane.pending;
         List<Unit<?>> units;
@@ -258,16 +277,25 @@ public final class Database {
         units.sort(Comparator.comparing(u -> u.lockKey)); // stable: arrival order among equal keys
         try {
             checkOpen();
-            transaction(c -> {
-                if (units.size() == 1) {
-                    runAlone(c, units.get(0)); // no savepoint: its failure rolls back the whole transaction
-                } else {
-                    for (Unit<?> u : units) {
-                        runInSavepoint(c, u);
-                    }
+            Unit<?> lone = units.size() == 1 ? units.get(0) : null;
+            if (lone != null && lone.first == lone.work) {
+                transaction(c -> runAlone(c, lone)); // its failure rolls back the whole transaction
+            } else if (!ranTogether(units)) {
+                for (Unit<?> u : units) {
+                    u.value = null;
+                    u.failure = null;
                 }
-                return null;
-            });
+                if (lone != null) {
+                    transaction(c -> runAlone(c, lone));
+                } else {
+                    transaction(c -> {
+                        for (Unit<?> u : units) {
+                            runInSavepoint(c, u);
+                        }
+                        return null;
+                    });
+                }
+            }
             for (Unit<?> u : units) {
                 u.decided = true; // committed, or failed alone in its savepoint
             }
@@ -288,14 +316,55 @@ public final class Database {
         }
     }
 
-    private static <T> void runAlone(Connection c, Unit<T> u) throws SQLException {
+    private static <T> @Nullable Void runAlone(Connection c, Unit<T> u) throws SQLException {
         try {
             u.value = u.work.run(c);
+            return null;
         } catch (SQLException e) {
             throw e;
         } catch (RuntimeException e) {
             u.failure = e;
             throw e;
+        }
+    }
+
+    /**
+     * Runs the first attempts of a group's units in one transaction without savepoints and commits it; whether all of
+     * them succeeded. When one fails, the transaction is rolled back at once (what ran before it included) and this
+     * answers false.
+     */
+    private boolean ranTogether(List<Unit<?>> units) throws SQLException {
+        try {
+            transaction(c -> {
+                for (Unit<?> u : units) {
+                    if (!runTogether(c, u)) {
+                        throw new RunAgainInSavepoints(); // rolls the transaction back
+                    }
+                }
+                return null;
+            });
+            return true;
+        } catch (RunAgainInSavepoints e) {
+            return false;
+        }
+    }
+
+    /** Runs a unit's first attempt without a savepoint; whether it succeeded (if not, the group is rolled back). */
+    private static <T> boolean runTogether(Connection c, Unit<T> u) {
+        try {
+            u.value = u.first.run(c);
+            return true;
+        } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            return false; // its failure is decided when the group runs again, in savepoints
+        }
+    }
+
+    /** Rolls back a group's transaction in which a unit failed, so that the group runs again in savepoints. */
+    private static final class RunAgainInSavepoints extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        RunAgainInSavepoints() {
+            super(null, null, false, false);
         }
     }
 
@@ -318,6 +387,9 @@ public final class Database {
     private static final class Unit<T> {
         final String doing;
         final String lockKey;
+        /** What runs when the group first runs, without savepoints. */
+        final Work<T> first;
+        /** What runs when the group runs again (in savepoints), or a lone unit has no first attempt of its own. */
         final Work<T> work;
         T value;
         RuntimeException failure;
@@ -325,10 +397,11 @@ public final class Database {
         boolean decided;
         boolean done;
 
-        Unit(String doing, String lockKey, Work<T> work) {
+        Unit(String doing, String lockKey, Work<T> first, Work<T> work) {
             this.doing = doing;
             this.lockKey = lockKey;
-            this.work = work;
+            this.first = Objects.requireNonNull(first, "first");
+            this.work = Objects.requireNonNull(work, "work");
         }
 
         T answer() {
