@@ -133,6 +133,15 @@ public abstract class SqlDialect {
     }
 
     /**
+     * Whether each statement is a round trip to a server: then a group commit runs its units without savepoints first
+     * (each savepoint would be two more round trips) and again in savepoints only when one fails. By default false:
+     * SQLite runs in the process, where a savepoint costs next to nothing.
+     */
+    public boolean statementsCostRoundTrips() {
+        return false;
+    }
+
+    /**
      * Whether the driver sends the statements of one {@code PreparedStatement}, separated by {@code ;}, to the database
      * at once — one round trip — and the database runs them in order, each seeing what those before it wrote and
      * locked, with its results (an update count or a result set) read in turn through

@@ -64,7 +64,16 @@ final class PostgresDialect extends SqlDialect {
         return pool == null ? 1 : Math.min(4, Math.max(1, pool.getMaximumPoolSize() / 2));
     }
 
-    /** pgjdbc sends the statements of a text together (extended protocol, one sync) and reads their results in turn. */
+    /** Every statement is a round trip to the server. */
+    @Override
+    public boolean statementsCostRoundTrips() {
+        return true;
+    }
+
+    /**
+     * pgjdbc — the driver the backend is built on, and that a host's data source must lend connections of — sends the
+     * statements of a text together (extended protocol, one sync) and reads their results in turn.
+     */
     @Override
     public boolean sendsStatementsAtOnce() {
         return true;

@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  *       first locks the session's catalog row, so writes to one session are serialized across replicas and the
  *       insertion order ({@code seq}, an identity column) is commit order within a session. Appends that arrive
  *       together from several threads of one store are group-committed: one transaction and one commit for all of
- *       them, each batch in its own savepoint (all or nothing on its own), each caller answered once its entries are
- *       durable (docs/11-group-commit.md).</li>
+ *       them, each batch all or nothing on its own (a failing one is rolled back and the others run again, each in a
+ *       savepoint), each caller answered once its entries are durable. An append is two round trips: its statements
+ *       sent at once, checked when they return, then the commit (docs/11-group-commit.md).</li>
  *   <li><b>Scope.</b> Every row carries the store's scope (a tenant id): a session of another scope is
  *       indistinguishable from a missing one. {@link #withScope(String)} gives a view of another scope on the same
  *       pool, unless the scope was pinned (by {@code parley.scope=} in the URI, or {@link Builder#scope}).</li>
@@ -53,7 +54,9 @@ public final class PostgresStore extends JdbcStore {
 
     /**
      * A store over {@code dataSource} (the host's; not closed with the store), bound to {@code options}' scope or
-     * {@value Store#DEFAULT_SCOPE}, after applying the missing migrations.
+     * {@value Store#DEFAULT_SCOPE}, after applying the missing migrations. The data source must lend connections of
+     * pgjdbc ({@code org.postgresql.Driver}), directly or through a pool: appends send several statements in one text,
+     * which pgjdbc runs one by one in a single round trip.
      *
      * @throws dev.parley.core.UnavailableException if the database cannot be reached or migrated
      * @throws dev.parley.core.UnsupportedException if its schema is newer than this code, or it is not UTF-8

@@ -57,7 +57,8 @@ class AppendPathTest {
     static final Usage USAGE = new Usage(10, 20, 0, 0, 0, null);
 
     static NewEntry entry(String id, String parent) {
-        return NewEntry.of(new EntryId(id), parent == null ? null : new EntryId(parent), T, Message.assistant(List.of(new ContentBlock.Text(id))));
+        return NewEntry.of(new EntryId(id), parent == null ? null : new EntryId(parent), T,
+                Message.assistant(List.of(new ContentBlock.Text(id))));
     }
 
     @Test
@@ -111,7 +112,9 @@ class AppendPathTest {
     void append_toAGrowingSessionOfADatabaseNeverAnalyzed_readsAFewIndexRowsPerAppend() throws Exception {
         String url = TestDatabases.newEmbeddedDatabase(); // no statistics: PostgreSQL estimates a session at one row
         int appends = 1_500;
-        try (PostgresStore store = (PostgresStore) dev.parley.core.store.Stores.open("postgres:" + url)) {
+        try (PostgresStore store = (PostgresStore) dev.parley.core.store.Stores.open("postgres:" + url);
+             Connection c = java.sql.DriverManager.getConnection(url); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE parley_log_entries SET (autovacuum_enabled = off)"); // it stays never analyzed
             MessageLog log = store.log();
             SessionId s = new SessionId("growing");
             EntryId last = null;

@@ -34,10 +34,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Group commit on PostgreSQL: each batch of a group in its own savepoint (PostgreSQL aborts a transaction at its first
- * error, so without one a single bad batch would fail the group), one commit for the group, a failed commit failing
- * every caller, and lanes that commit side by side. A group is formed deterministically by holding each lane's group
- * until the others are queued; the sessions meant for one group are chosen in one lane.
+ * Group commit on PostgreSQL: a bad batch failing alone (PostgreSQL aborts a transaction at its first error, so the
+ * group is rolled back and runs again with each batch in its own savepoint), one commit for the group, a failed commit
+ * failing every caller, and lanes that commit side by side. A group is formed deterministically by holding each lane's
+ * group until the others are queued; the sessions meant for one group are chosen in one lane.
  */
 class GroupCommitTest {
     static final AgentId AGENT = new AgentId("main");

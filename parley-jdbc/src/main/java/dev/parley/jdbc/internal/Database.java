@@ -22,11 +22,11 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Group commit</b> ({@link #writeInGroup}): units of work that arrive while a group of their lane is being
  * committed wait, and the first of them to wake up runs those waiting (up to {@value #MAX_GROUP_UNITS}) in one
  * transaction and commits them together (one fsync on SQLite, one WAL flush on PostgreSQL). A lone unit runs at once:
- * there is no delay. A unit that fails fails alone: the group's transaction is rolled back and its units are run again
- * in a new one, each in its own savepoint, where the failing unit is rolled back to its savepoint (savepoints are not
- * taken up front: on PostgreSQL each is two more round trips per unit, for a failure that groups rarely meet). A
- * commit that fails fails every unit that was to be committed by it, and none of them is stored. Every caller returns
- * only after the commit that holds its unit (or its failure).
+ * there is no delay. A unit that fails fails alone: it runs in a savepoint and is rolled back to it. Where a savepoint
+ * costs round trips ({@link SqlDialect#statementsCostRoundTrips()}: on PostgreSQL two per unit, {@code SAVEPOINT} and
+ * {@code RELEASE}), a group first runs without savepoints, and only when a unit fails is its transaction rolled back
+ * and the group run again in savepoints. A commit that fails fails every unit that was to be committed by it, and
+ * none of them is stored. Every caller returns only after the commit that holds its unit (or its failure).
  *
  * <p><b>Lanes</b>: there are {@link SqlDialect#groupCommitLanes()} independent group commits, each with its own queue,
  * leader and group; a unit joins the lane its lock key hashes to ({@link #laneOf}), so the units of one session are
@@ -111,7 +111,10 @@ public final class Database {
                 try {
                     c.rollback();
                 } catch (SQLException rollback) {
+                    // Not back to auto-commit: leaving manual-commit mode commits what is open (sqlite-jdbc), and this
+                    // is what failed to roll back. The pool the connection returns to rolls back again, or drops it.
                     e.addSuppressed(rollback);
+                    throw e;
                 }
                 try {
                     c.setAutoCommit(true);
@@ -161,12 +164,14 @@ public final class Database {
     }
 
     /**
-     * {@link #writeInGroup(String, String, Work)} with a first attempt: {@code first} runs when the group first runs
-     * (without savepoints); it must either do exactly what {@code work} would do or throw. When it throws — or another
-     * unit of its group fails — the transaction is rolled back, nothing of it is kept, and {@code work} runs instead,
-     * in a savepoint, or, for a unit alone in its group, in a transaction of its own; what {@code work} answers or
-     * throws is the outcome. So {@code first} can take a shortcut that holds for the usual case (on PostgreSQL: send
-     * every statement at once and check the result after) and leave every other case to {@code work}.
+     * {@link #writeInGroup(String, String, Work)} with a first attempt, which must either do exactly what
+     * {@code work} would do or throw. {@code first} runs first; when it throws, what it did is rolled back (to the
+     * unit's savepoint, or with the whole transaction where the group ran without savepoints, or alone) and
+     * {@code work} runs instead — in a savepoint, or, for a unit alone in its group, in a transaction of its own — and
+     * what {@code work} answers or throws is the outcome. When another unit fails a group that ran without savepoints,
+     * {@code first} runs again in the group's second run. So {@code first} can take a shortcut that holds for the usual
+     * case (on PostgreSQL: send every statement at once and check the result after) and leave every other case to
+     * {@code work}.
      *
      * @throws UnavailableException as {@link #writeInGroup(String, String, Work)}
      * @throws RuntimeException what {@code work} threw (nothing of this unit is stored)
@@ -278,15 +283,12 @@ public final class Database {
         try {
             checkOpen();
             Unit<?> lone = units.size() == 1 ? units.get(0) : null;
-            if (lone != null && lone.first == lone.work) {
-                transaction(c -> runAlone(c, lone)); // its failure rolls back the whole transaction
-            } else if (!ranTogether(units)) {
-                for (Unit<?> u : units) {
-                    u.value = null;
-                    u.failure = null;
-                }
+            boolean firstWithoutSavepoints = lone != null ? lone.hasFirst : dialect.statementsCostRoundTrips();
+            if (!firstWithoutSavepoints || !committedFirstAttempts(units)) {
                 if (lone != null) {
-                    transaction(c -> runAlone(c, lone));
+                    lone.value = null;
+                    lone.failure = null;
+                    transaction(c -> runAlone(c, lone)); // its failure rolls back the whole transaction
                 } else {
                     transaction(c -> {
                         for (Unit<?> u : units) {
@@ -330,46 +332,69 @@ public final class Database {
 
     /**
      * Runs the first attempts of a group's units in one transaction without savepoints and commits it; whether all of
-     * them succeeded. When one fails, the transaction is rolled back at once (what ran before it included) and this
-     * answers false.
+     * them succeeded. When one fails, the transaction is rolled back at once (what ran before it included), the units
+     * that failed are marked to skip their first attempt next time, and this answers false.
+     *
+     * @throws SQLException if the commit failed, or the rollback after a failed attempt did (then the group fails)
      */
-    private boolean ranTogether(List<Unit<?>> units) throws SQLException {
+    private boolean committedFirstAttempts(List<Unit<?>> units) throws SQLException {
         try {
             transaction(c -> {
                 for (Unit<?> u : units) {
-                    if (!runTogether(c, u)) {
-                        throw new RunAgainInSavepoints(); // rolls the transaction back
+                    if (!ranFirstAttempt(c, u)) {
+                        throw new RunAgain(); // rolls the transaction back
                     }
                 }
                 return null;
             });
             return true;
-        } catch (RunAgainInSavepoints e) {
+        } catch (RunAgain e) {
+            if (e.getSuppressed().length > 0 && e.getSuppressed()[0] instanceof SQLException rollback) {
+                throw rollback; // the transaction may not have been rolled back: nothing runs again on it
+            }
+            for (Unit<?> u : units) {
+                u.value = null;
+                u.failure = null;
+            }
             return false;
         }
     }
 
     /** Runs a unit's first attempt without a savepoint; whether it succeeded (if not, the group is rolled back). */
-    private static <T> boolean runTogether(Connection c, Unit<T> u) {
+    private static <T> boolean ranFirstAttempt(Connection c, Unit<T> u) {
         try {
-            u.value = u.first.run(c);
+            u.value = (u.hasFirst ? u.first : u.work).run(c);
             return true;
         } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
-            return false; // its failure is decided when the group runs again, in savepoints
+            u.firstFailed = true; // its outcome is decided when the group runs again, in savepoints
+            return false;
         }
     }
 
-    /** Rolls back a group's transaction in which a unit failed, so that the group runs again in savepoints. */
-    private static final class RunAgainInSavepoints extends RuntimeException {
+    /** Rolls back a group's transaction in which a unit's first attempt failed, so that the group runs again. */
+    private static final class RunAgain extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        RunAgainInSavepoints() {
-            super(null, null, false, false);
+        RunAgain() {
+            super(null, null, true, false); // suppression on: a failed rollback is added to it
         }
     }
 
+    /**
+     * Runs a unit in a savepoint: its first attempt, unless it has none or it failed already; if that fails, rolled
+     * back to the savepoint, then its work, whose failure (rolled back to the savepoint too) is the unit's own.
+     */
     private <T> void runInSavepoint(Connection c, Unit<T> u) throws SQLException {
         Savepoint savepoint = c.setSavepoint();
+        if (u.hasFirst && !u.firstFailed) {
+            try {
+                u.value = u.first.run(c);
+                c.releaseSavepoint(savepoint);
+                return;
+            } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
+                c.rollback(savepoint); // if this fails, the whole group fails
+            }
+        }
         try {
             u.value = u.work.run(c);
             c.releaseSavepoint(savepoint);
@@ -387,10 +412,13 @@ public final class Database {
     private static final class Unit<T> {
         final String doing;
         final String lockKey;
-        /** What runs when the group first runs, without savepoints. */
+        /** The unit's first attempt, if {@link #hasFirst}: it does what {@link #work} does, or throws. */
         final Work<T> first;
-        /** What runs when the group runs again (in savepoints), or a lone unit has no first attempt of its own. */
+        /** What runs when there is no first attempt or it failed; its outcome is the unit's. */
         final Work<T> work;
+        final boolean hasFirst;
+        /** Whether the first attempt failed once: it is not made again. */
+        boolean firstFailed;
         T value;
         RuntimeException failure;
         /** Whether {@link #runGroup} recorded this unit's outcome; a unit done but not decided is failed. */
@@ -402,6 +430,7 @@ public final class Database {
             this.lockKey = lockKey;
             this.first = Objects.requireNonNull(first, "first");
             this.work = Objects.requireNonNull(work, "work");
+            this.hasFirst = first != work;
         }
 
         T answer() {
