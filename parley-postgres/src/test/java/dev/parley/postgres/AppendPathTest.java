@@ -110,12 +110,8 @@ class AppendPathTest {
 
     @Test
     void append_toAGrowingSessionOfADatabaseNeverAnalyzed_readsAFewIndexRowsPerAppend() throws Exception {
-        String url = TestDatabases.newEmbeddedDatabase(); // no statistics: PostgreSQL estimates a session at one row
         int appends = 1_500;
-        try (PostgresStore store = (PostgresStore) dev.parley.core.store.Stores.open("postgres:" + url);
-             Connection c = java.sql.DriverManager.getConnection(url); Statement st = c.createStatement()) {
-            st.execute("ALTER TABLE parley_log_entries SET (autovacuum_enabled = off)"); // it stays never analyzed
-            MessageLog log = store.log();
+        long rowsRead = indexRowsReadOnANewDatabase(log -> {
             SessionId s = new SessionId("growing");
             EntryId last = null;
             for (int i = 0; i < appends; i++) {
@@ -124,11 +120,49 @@ class AppendPathTest {
                         Usage.ZERO);
                 last = id;
             }
+        }, appends);
+        // Each append reads its parent and the agent's last entry: a row or two each, not the session's rows.
+        assertThat(rowsRead).as("index rows read by %d appends", appends).isLessThan(5L * appends);
+    }
+
+    @Test
+    void append_ofBatchesThatNameManyIdsToADatabaseNeverAnalyzed_readsAFewIndexRowsPerEntry() throws Exception {
+        int batches = 250;
+        int size = 6; // more than an append sends at once, and 7 ids: the set-membership lookup, not the seeks
+        long rowsRead = indexRowsReadOnANewDatabase(log -> {
+            SessionId s = new SessionId("batches");
+            String parent = null;
+            for (int b = 0; b < batches; b++) {
+                List<NewEntry> batch = new java.util.ArrayList<>();
+                for (int i = 0; i < size; i++) {
+                    String id = "b" + b + "-" + i;
+                    batch.add(entry(id, parent));
+                    parent = id;
+                }
+                log.append(s, AgentId.MAIN, batch, Usage.ZERO);
+            }
+        }, batches);
+        assertThat(rowsRead).as("index rows read by %d batches of %d", batches, size)
+                .isLessThan(5L * batches * size);
+    }
+
+    /**
+     * Runs {@code appends} on a store over a new database whose entries table is never analyzed, and answers the rows
+     * its indexes were read for, from the server's statistics (flushed as the pool's backends exit), once they count at
+     * least {@code minScans} scans.
+     */
+    static long indexRowsReadOnANewDatabase(java.util.function.Consumer<MessageLog> appends, int minScans)
+            throws Exception {
+        String url = TestDatabases.newEmbeddedDatabase(); // no statistics: PostgreSQL estimates a session at one row
+        try (PostgresStore store = (PostgresStore) dev.parley.core.store.Stores.open("postgres:" + url);
+             Connection c = java.sql.DriverManager.getConnection(url); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE parley_log_entries SET (autovacuum_enabled = off)"); // it stays never analyzed
+            appends.accept(store.log());
         } // the pool's backends exit, and with them their statistics are flushed
         long scans = 0;
         long rowsRead = 0;
         try (Connection c = java.sql.DriverManager.getConnection(url)) {
-            for (int wait = 0; wait < 200 && scans < appends; wait++) {
+            for (int wait = 0; wait < 200 && scans < minScans; wait++) {
                 try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("SELECT"
                         + " sum(idx_scan), sum(idx_tup_read), pg_stat_clear_snapshot() FROM pg_stat_user_indexes"
                         + " WHERE relname = 'parley_log_entries'")) {
@@ -139,9 +173,8 @@ class AppendPathTest {
                 Thread.sleep(50);
             }
         }
-        assertThat(scans).as("index scans of the entries").isGreaterThanOrEqualTo(appends);
-        // Each append reads its parent and the agent's last entry: a row or two each, not the session's rows.
-        assertThat(rowsRead).as("index rows read by %d appends", appends).isLessThan(5L * appends);
+        assertThat(scans).as("index scans of the entries").isGreaterThanOrEqualTo(minScans);
+        return rowsRead;
     }
 
     /** {@code pool}, its connections' statements counted in {@link #executed}. */
