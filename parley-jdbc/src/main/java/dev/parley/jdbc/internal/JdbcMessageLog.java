@@ -231,8 +231,8 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
      * The usual append — every entry new, its parents stored, the agent's last entry the one expected — in one round
      * trip: the statements of {@link #appendOnce} (create the session's row if absent, lock and count, look up,
      * insert, add the usage) are sent together, the insert before its check, and the lookup is checked with
-     * {@link AppendCheck} once they have run. Any other case fails this attempt — a stored id fails the insert (the
-     * unique key), a failed check throws — and the group rolls it back and runs {@link #appendOnce} instead
+     * {@link AppendCheck} once they have run. Any other case fails this attempt — an insert whose id is stored
+     * returns no row, a failed check throws — and the group rolls it back and runs {@link #appendOnce} instead
      * ({@link Database#writeInGroup(String, String, Database.Work, Database.Work)}), which answers as if this attempt
      * had not been made.
      */
@@ -295,7 +295,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
         AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, lookup.found());
         if (plan.toWrite().size() != batch.size()) {
-            throw new NotAtOnce(); // not reached either: a stored id fails the insert
+            throw new NotAtOnce(); // not reached: an insert whose id is stored returned no row above
         }
         if (conditional) {
             StoredRow last = lookup.last();
