@@ -286,8 +286,6 @@ public final class Database {
             boolean firstWithoutSavepoints = lone != null ? lone.hasFirst : dialect.statementsCostRoundTrips();
             if (!firstWithoutSavepoints || !committedFirstAttempts(units)) {
                 if (lone != null) {
-                    lone.value = null;
-                    lone.failure = null;
                     transaction(c -> runAlone(c, lone)); // its failure rolls back the whole transaction
                 } else {
                     transaction(c -> {
@@ -363,7 +361,7 @@ public final class Database {
     /** Runs a unit's first attempt without a savepoint; whether it succeeded (if not, the group is rolled back). */
     private static <T> boolean ranFirstAttempt(Connection c, Unit<T> u) {
         try {
-            u.value = (u.hasFirst ? u.first : u.work).run(c);
+            u.value = u.first.run(c); // its work, when it has no first attempt of its own
             return true;
         } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
             u.firstFailed = true; // its outcome is decided when the group runs again, in savepoints

@@ -377,8 +377,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     private static String lookupSql(int ids, boolean last) {
         List<String> branches = new ArrayList<>();
         if (last) {
-            branches.add("SELECT * FROM (SELECT 1 AS last_row, seq, entry_id, body FROM parley_log_entries"
-                    + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1) AS agent_last");
+            branches.add("SELECT 1 AS last_row, seq, entry_id, body FROM (" + LAST_ROW + ") AS agent_last");
         }
         for (int i = 0; i < ids; i++) {
             branches.add("SELECT 0 AS last_row, seq, entry_id, body FROM " + BY_ID);
@@ -412,9 +411,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     private int bindLookup(PreparedStatement st, int i, SessionId session, Set<EntryId> ids, @Nullable AgentId lastOf)
             throws SQLException {
         if (lastOf != null) {
-            st.setString(i++, scope);
-            st.setString(i++, session.value());
-            st.setString(i++, lastOf.value());
+            i = bindLastRow(st, i, session, lastOf);
         }
         for (EntryId id : ids) {
             i = bindById(st, i, session, id);
@@ -448,15 +445,24 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
      * compares its id must not fail on a body it does not need.
      */
     private @Nullable StoredRow lastRow(Connection c, SessionId session, AgentId agent) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
-                + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1")) {
-            st.setString(1, scope);
-            st.setString(2, session.value());
-            st.setString(3, agent.value());
+        try (PreparedStatement st = c.prepareStatement(LAST_ROW)) {
+            bindLastRow(st, 1, session, agent);
             try (ResultSet rs = st.executeQuery()) {
                 return rs.next() ? new StoredRow(rs.getLong(1), new EntryId(rs.getString(2)), rs.getString(3)) : null;
             }
         }
+    }
+
+    /** The (seq, entry_id, body) of an agent's latest entry in a session: parameters from {@link #bindLastRow}. */
+    private static final String LAST_ROW = "SELECT seq, entry_id, body FROM parley_log_entries"
+            + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1";
+
+    /** Binds {@link #LAST_ROW} from parameter {@code i} on (three); the next parameter. */
+    private int bindLastRow(PreparedStatement st, int i, SessionId session, AgentId agent) throws SQLException {
+        st.setString(i, scope);
+        st.setString(i + 1, session.value());
+        st.setString(i + 2, agent.value());
+        return i + 3;
     }
 
     private void addUsage(Connection c, SessionId session, AgentId agent, Usage usage) throws SQLException {
