@@ -49,12 +49,18 @@ public final class ParleyCommand implements Callable<Integer> {
             defaultValue = "${sys:parley.store:-__DEFAULT__}")
     String store;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     private @Nullable Store opened;
 
+    /** Without a command: a usage error (exit code 2), with the usage on standard error. */
     @Override
     public Integer call() {
-        new CommandLine(this).usage(System.out);
-        return 0;
+        CommandLine cli = spec.commandLine();
+        cli.getErr().println("parley: a command is required");
+        cli.usage(cli.getErr());
+        return 2;
     }
 
     /** The store URI in use. */

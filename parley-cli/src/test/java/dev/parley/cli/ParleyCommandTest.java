@@ -290,6 +290,15 @@ class ParleyCommandTest {
         assertThat(parley("--help").out()).contains("import").contains("sessions").contains("export");
     }
 
+    /** Regression: {@code parley} alone printed the usage to the process's standard output and exited 0. */
+    @Test
+    void noCommand_isAUsageError_withTheUsageOnStandardError() {
+        CliRun run = parley();
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("a command is required").contains("Usage: parley").contains("import");
+        assertThat(run.out()).isEmpty();
+    }
+
     /** Regression: the README and --help fell behind the code (backup, restore, remote:, ML-15…ML-18). */
     @Test
     void readmeAndHelp_nameEveryCommand_scheme_andScenario() throws Exception {
