@@ -88,7 +88,8 @@ public final class MessageLogScenarios {
                         "list pages newest activity first and the cursor walk visits each session exactly once",
                         MessageLogScenarios::catalogPaging),
                 new Scenario<>("ML-10", "usage accumulates per agent",
-                        "persistUsage adds to the agent's total, which survives a fresh instance",
+                        "persistUsage and append add to the agent's total, which survives a fresh instance; a token"
+                                + " count that would pass Long.MAX_VALUE stays at Long.MAX_VALUE",
                         MessageLogScenarios::usageAccumulates),
                 new Scenario<>("ML-11", "scopes are isolated",
                         "a session written in one scope does not exist in another",
@@ -632,9 +633,10 @@ public final class MessageLogScenarios {
 
     static void usageAccumulates(MessageLogHarness h, String scope) {
         SessionId s = session("usage");
+        EntryId first = id("u");
         try (Store store = h.open(scope)) {
             MessageLog log = store.log();
-            log.append(s, ORCHESTRATOR, List.of(entry(id("u"), null, Message.user("m"))));
+            log.append(s, ORCHESTRATOR, List.of(entry(first, null, Message.user("m"))));
             log.persistUsage(s, ORCHESTRATOR, new Usage(100, 10, 5, 1, 2, new BigDecimal("0.25")));
             log.persistUsage(s, ORCHESTRATOR, new Usage(1, 2, 3, 4, 5, new BigDecimal("0.5")));
             log.persistUsage(s, WORKER, Usage.of(7, 8));
@@ -644,6 +646,19 @@ public final class MessageLogScenarios {
             equal(new Usage(101, 12, 8, 5, 7, new BigDecimal("0.75")), log.loadUsage(s, ORCHESTRATOR), "orchestrator total");
             equal(Usage.of(7, 8), log.loadUsage(s, WORKER), "worker total");
             equal(Usage.ZERO, log.loadUsage(s, new AgentId("nobody")), "an agent with no usage");
+        }
+        // Totals saturate rather than overflow, whichever way the usage arrives (Usage.plus does the same).
+        long max = Long.MAX_VALUE;
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            log.persistUsage(s, WORKER, new Usage(max - 1, max, 1, 0, max - 8, null));
+            EntryId second = id("u");
+            log.append(s, WORKER, List.of(entry(second, first, Message.user("n"))), new Usage(2, 1, 0, 0, 8, null));
+            log.append(s, WORKER, List.of(entry(id("u"), second, Message.user("o"))), new Usage(0, max, 0, 0, 1, null));
+        }
+        try (Store store = h.open(scope)) {
+            equal(new Usage(max, max, 1, 0, max, null), store.log().loadUsage(s, WORKER),
+                    "worker total past Long.MAX_VALUE");
         }
     }
 

@@ -137,7 +137,10 @@ public interface MessageLog extends AutoCloseable {
      */
     void truncateAfter(SessionId session, EntryId entry);
 
-    /** The agent's running usage total in the session; {@link Usage#ZERO} when nothing was recorded. */
+    /**
+     * The agent's running usage total in the session; {@link Usage#ZERO} when nothing was recorded. Each token count
+     * is summed as {@link Usage#plus} sums it: saturated at {@link Long#MAX_VALUE}, never an overflow.
+     */
     Usage loadUsage(SessionId session, AgentId agent);
 
     /**

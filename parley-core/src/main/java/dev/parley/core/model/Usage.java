@@ -35,13 +35,23 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
         return inputTokens + outputTokens + cacheReadTokens + cacheWriteTokens;
     }
 
-    /** The element-wise sum; the cost is the sum of the known costs, or null when neither is known. */
+    /**
+     * The element-wise sum; the cost is the sum of the known costs, or null when neither is known. A token count whose
+     * sum would pass {@link Long#MAX_VALUE} is {@link Long#MAX_VALUE} (saturated, as every store keeps its totals),
+     * never negative.
+     */
     public Usage plus(Usage other) {
         Objects.requireNonNull(other, "other");
         BigDecimal cost = costUsd == null ? other.costUsd
                 : other.costUsd == null ? costUsd : costUsd.add(other.costUsd);
-        return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
-                cacheReadTokens + other.cacheReadTokens, cacheWriteTokens + other.cacheWriteTokens,
-                reasoningTokens + other.reasoningTokens, cost);
+        return new Usage(saturatedSum(inputTokens, other.inputTokens), saturatedSum(outputTokens, other.outputTokens),
+                saturatedSum(cacheReadTokens, other.cacheReadTokens),
+                saturatedSum(cacheWriteTokens, other.cacheWriteTokens),
+                saturatedSum(reasoningTokens, other.reasoningTokens), cost);
+    }
+
+    /** {@code a + b} for counts that are never negative, or {@link Long#MAX_VALUE} where it would overflow. */
+    private static long saturatedSum(long a, long b) {
+        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }
 }

@@ -491,12 +491,18 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     /** Adds counts (no cost) to an agent's usage row, creating it: parameters from {@link #bindUsageRow}. */
     private static final String ADD_USAGE = "INSERT INTO parley_log_usage (scope_id, session_id, agent_id, input,"
             + " output, cache_read, cache_write, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (scope_id, session_id, agent_id) DO UPDATE SET"
-            + " input = parley_log_usage.input + excluded.input,"
-            + " output = parley_log_usage.output + excluded.output,"
-            + " cache_read = parley_log_usage.cache_read + excluded.cache_read,"
-            + " cache_write = parley_log_usage.cache_write + excluded.cache_write,"
-            + " reasoning = parley_log_usage.reasoning + excluded.reasoning";
+            + " ON CONFLICT (scope_id, session_id, agent_id) DO UPDATE SET "
+            + String.join(", ", addedCount("input"), addedCount("output"), addedCount("cache_read"),
+                    addedCount("cache_write"), addedCount("reasoning"));
+
+    /**
+     * {@code column = stored + added}, saturated at {@link Long#MAX_VALUE} as {@link Usage#plus} is: PostgreSQL would
+     * fail the append on an overflowing {@code bigint}, and SQLite would store the sum as an inexact REAL.
+     */
+    private static String addedCount(String column) {
+        return column + " = CASE WHEN excluded." + column + " > " + Long.MAX_VALUE + " - parley_log_usage." + column
+                + " THEN " + Long.MAX_VALUE + " ELSE parley_log_usage." + column + " + excluded." + column + " END";
+    }
 
     /** Binds a usage row's key and its five counts, from parameter {@code i} on (eight); the next parameter. */
     private int bindUsageRow(PreparedStatement st, int i, SessionId session, AgentId agent, Usage counts)
