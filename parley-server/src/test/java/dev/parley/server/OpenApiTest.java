@@ -122,4 +122,123 @@ class OpenApiTest {
         missing.remove("kind");
         assertThat(schema.apply("Entry").validate(missing)).isNotEmpty();
     }
+
+    /**
+     * Regression: the schemas of the records, archives and service API were placeholders ({"type":"object"}), and
+     * every documented query parameter a string. Now no object schema is without its properties, and a real server's
+     * traffic through every one of those routes fits the document: each request body the schema of its route, each
+     * answer the schema of its status (a problem document, of the Problem schema).
+     */
+    @Test
+    void recordsArchivesAndServiceSchemas_validateRealTraffic() throws Exception {
+        String doc;
+        try (var in = ParleyServer.class.getResourceAsStream("openapi.json")) {
+            doc = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        JsonNode tree = dev.parley.json.wire.Wire.parse(doc, "openapi.json");
+        tree.path("components").path("schemas").fields().forEachRemaining(e ->
+                assertThat(!e.getValue().path("type").asText().equals("object") || e.getValue().has("properties"))
+                        .as("schema " + e.getKey() + " has its properties").isTrue());
+        String base = "https://parley.invalid/openapi.json";
+        com.networknt.schema.SchemaRegistry registry = com.networknt.schema.SchemaRegistry.withDefaultDialect(
+                com.networknt.schema.SpecificationVersion.DRAFT_2020_12, b -> b.schemas(java.util.Map.of(base, doc)));
+        java.util.List<String> checked = new java.util.ArrayList<>();
+        ParleyServer server = ParleyServer.start(MemoryStore.open(), ServerConfig.defaults().withPort(0));
+        try {
+            class Traffic {
+                JsonNode call(String method, String path, String query, String body, int expected) throws Exception {
+                    return call(method, path, path, query, body, expected);
+                }
+
+                /** {@code template}: the documented path; {@code path}: the request's. */
+                JsonNode call(String method, String template, String path, String query, String body, int expected)
+                        throws Exception {
+                    JsonNode operation = tree.path("paths").path(template).path(method.toLowerCase(Locale.ROOT));
+                    assertThat(operation.isObject()).as(method + " " + template + " is documented").isTrue();
+                    if (body != null) {
+                        fits(operation.path("requestBody").path("content").path("application/json").path("schema"),
+                                dev.parley.json.wire.Wire.parse(body, "request"), method + " " + path + " request");
+                    }
+                    Http.Answer a = Http.send(server, method, path + query, null, body);
+                    assertThat(a.status()).as(method + " " + path + query + ": " + a.body()).isEqualTo(expected);
+                    JsonNode answer = a.body().isEmpty() ? null : a.json();
+                    JsonNode documented = operation.path("responses").path(String.valueOf(expected));
+                    if (documented.isMissingNode()) {
+                        assertThat(a.contentType()).startsWith("application/problem+json");
+                        String problem = operation.path("responses").path("default").path("$ref").asText();
+                        fits(tree.at(problem.substring(1)).path("content").path("application/problem+json")
+                                .path("schema"), answer, method + " " + path + " problem");
+                    } else if (answer != null) {
+                        fits(documented.path("content").path("application/json").path("schema"), answer,
+                                method + " " + path + " " + expected);
+                    }
+                    return answer;
+                }
+
+                void fits(JsonNode schema, JsonNode value, String what) {
+                    assertThat(schema.isObject()).as(what + ": a schema is documented").isTrue();
+                    String pointer = schema.has("$ref") ? schema.get("$ref").asText() : null;
+                    assertThat(pointer).as(what + ": the schema is a named component").isNotNull();
+                    var errors = registry.getSchema(com.networknt.schema.SchemaLocation.of(base + pointer))
+                            .validate(value);
+                    assertThat(errors).as(what + ": " + value).isEmpty();
+                    checked.add(pointer.substring(pointer.lastIndexOf('/') + 1));
+                }
+            }
+            Traffic t = new Traffic();
+            String record = """
+                    {"id":"r1","name":"Refactor","retention":"keep","workspaceId":"w1","pinned":true,
+                     "history":[{"role":"user","content":"read a"},
+                                {"role":"assistant","content":"","toolCalls":[{"id":"c1","tool":"read","input":{"path":"a"}}],
+                                 "providerContinuation":{"responseId":"r-9"}},
+                                {"role":"tool","content":"A","toolCallId":"c1"}],
+                     "messages":[{"id":"l1","role":"user","text":"read a","isPending":false,"directShellResult":{"code":0}}],
+                     "turns":[{"id":"t1","prompt":"read a","outcome":"done","summary":"read it","steps":2,
+                               "traceFile":"t1.jsonl","events":["start","end"],"agent":{"name":"main"}}],
+                     "createdAt":"2025-12-08T22:41:05.306Z","updatedAt":"2025-12-08T22:41:06.000Z",
+                     "model":"m-1","reasoningEffort":"high","driftEnabled":false,"lastContinuePrompt":"go on",
+                     "context":{"cwd":"/p"},"archives":[],"leaseEpoch":0,
+                     "queuedPrompts":[{"id":"q1","prompt":"then b","agentSnapshot":{"v":1},
+                                       "createdAt":"2025-12-08T22:41:05.306Z","updatedAt":"2025-12-08T22:41:05.306Z"}]}""";
+            t.call("GET", "/v1/health", "", null, 200);
+            t.call("POST", "/v1/log/sessions", "", "{\"id\":\"s1\",\"title\":\"t\"}", 201);
+            assertThat(t.call("GET", "/v1/log/by-prefix", "?prefix=s&max=5", null, 200).path("ids")).hasSize(1);
+            t.call("POST", "/v1/records", "", record, 201);
+            t.call("GET", "/v1/records", "?limit=10&archived=false", null, 200);
+            t.call("GET", "/v1/record", "?id=r1", null, 200);
+            t.call("PUT", "/v1/record", "?id=r1&expectedRevision=1", record, 200);
+            t.call("PUT", "/v1/record", "?id=r1&expectedRevision=1", record, 409);
+            JsonNode archived = t.call("POST", "/v1/archives", "", """
+                    {"sessionId":"r1","archive":{"id":"a1","path":"pending","summaryPath":"pending",
+                     "shortDescription":"the start","messageCount":2,"createdAt":"2025-12-08T22:41:07.000Z"},
+                     "messages":[{"index":0,"role":"user","content":"read a"},
+                                 {"index":1,"role":"tool","content":"A","toolCallId":"c1"}],
+                     "summary":"read a"}""", 201);
+            t.call("GET", "/v1/archives/manifest", "?session=r1", null, 200);
+            String locator = java.net.URLEncoder.encode(archived.path("archive").path("path").asText(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            String summaryLocator = java.net.URLEncoder.encode(archived.path("archive").path("summaryPath").asText(),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            t.call("GET", "/v1/archives/messages", "?locator=" + locator, null, 200);
+            t.call("GET", "/v1/archives/summary", "?locator=" + summaryLocator, null, 200);
+            // the dequeued prompt keeps its agent snapshot (the answer's own encoder left it out)
+            assertThat(t.call("POST", "/v1/service/dequeue", "?id=r1", null, 200).path("prompt").path("agentSnapshot")
+                    .path("v").asInt()).isEqualTo(1);
+            t.call("POST", "/v1/service/ensure", "?id=r2", null, 200);
+            t.call("POST", "/v1/service/queue", "?id=r2", "{\"prompt\":\"first\"}", 200);
+            JsonNode dequeued = t.call("POST", "/v1/service/dequeue", "?id=r2", null, 200);
+            assertThat(dequeued.path("prompt").path("prompt").asText()).isEqualTo("first");
+            assertThat(t.call("POST", "/v1/service/dequeue", "?id=r2", null, 200).path("prompt").isNull()).isTrue();
+            JsonNode claim = t.call("POST", "/v1/service/lease", "?id=r2",
+                    "{\"kind\":\"daemon\",\"ownerId\":\"o1\",\"hostId\":\"h1\"}", 200);
+            t.call("POST", "/v1/service/lease/refresh", "", dev.parley.json.wire.Wire.write(claim), 204);
+            t.call("DELETE", "/v1/record", "?id=r1&expectedRevision=3", null, 200);
+            t.call("DELETE", "/v1/log/sessions/{session}", "/v1/log/sessions/s1", "", null, 200);
+        } finally {
+            server.close();
+        }
+        assertThat(checked).contains("Health", "Ids", "ChatSession", "StoredSession", "CatalogPage", "ArchiveAppend",
+                "ArchiveResult", "Manifest", "ArchivedMessages", "Summary", "Prompt", "Position", "Dequeued",
+                "LeaseOwner", "LeaseClaim", "Deleted", "Problem");
+    }
 }

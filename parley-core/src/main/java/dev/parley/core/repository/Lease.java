@@ -23,7 +23,8 @@ public record Lease(String ownerKind, @Nullable String hostId, String ownerId, l
 
     public Lease {
         if (!OWNER_KINDS.contains(ownerKind)) {
-            throw new InvalidInputException("unknown lease owner kind '" + ownerKind + "'");
+            throw new InvalidInputException("unknown lease owner kind '" + ownerKind + "' (one of "
+                    + String.join(", ", new java.util.TreeSet<>(OWNER_KINDS)) + ")");
         }
         Objects.requireNonNull(ownerId, "ownerId");
         if (fencingToken < 0) {

@@ -265,7 +265,8 @@ public final class ChatSessionCodec {
         return o;
     }
 
-    static ObjectNode encodeLease(Lease l) {
+    /** A lease as JSON: {@code hostId} and {@code clientLabel} only when known. */
+    public static ObjectNode encodeLease(Lease l) {
         ObjectNode o = Json.object();
         o.put("ownerKind", l.ownerKind());
         putText(o, "hostId", l.hostId());
@@ -277,7 +278,8 @@ public final class ChatSessionCodec {
         return o;
     }
 
-    static ObjectNode encodeQueued(QueuedPrompt q) {
+    /** A queued prompt as JSON: its optional keys only when known. */
+    public static ObjectNode encodeQueued(QueuedPrompt q) {
         ObjectNode o = Json.object();
         o.put("id", q.id());
         o.put("prompt", q.prompt());

@@ -393,17 +393,9 @@ public final class Wire {
 
     // ---- the session service ----
 
-    /** A lease. */
+    /** A lease, as a session record holds it ({@link ChatSessionCodec#encodeLease}): absent optional keys left out. */
     public static ObjectNode encodeLease(Lease l) {
-        ObjectNode o = Json.object();
-        o.put("ownerKind", l.ownerKind());
-        o.put("hostId", l.hostId());
-        o.put("ownerId", l.ownerId());
-        o.put("fencingToken", l.fencingToken());
-        o.put("acquiredAt", Instants.format(l.acquiredAt()));
-        o.put("lastSeenAt", Instants.format(l.lastSeenAt()));
-        o.put("clientLabel", l.clientLabel());
-        return o;
+        return ChatSessionCodec.encodeLease(l);
     }
 
     /** @throws InvalidInputException if malformed */
@@ -416,16 +408,12 @@ public final class Wire {
         });
     }
 
-    /** A queued prompt. */
+    /**
+     * A queued prompt, as a session record holds it ({@link ChatSessionCodec#encodeQueued}): its agent snapshot
+     * included, absent optional keys left out.
+     */
     public static ObjectNode encodeQueued(QueuedPrompt q) {
-        ObjectNode o = Json.object();
-        o.put("id", q.id());
-        o.put("prompt", q.prompt());
-        o.put("agentProfileId", q.agentProfileId());
-        o.put("systemContext", q.systemContext());
-        o.put("createdAt", Instants.format(q.createdAt()));
-        o.put("updatedAt", Instants.format(q.updatedAt()));
-        return o;
+        return ChatSessionCodec.encodeQueued(q);
     }
 
     /** A text field of a request body, required. @throws InvalidInputException if missing or not text */
