@@ -109,6 +109,9 @@ final class ChatCommand implements Callable<Integer> {
             if (sendPending) {
                 chat.sendDanglingPrompt();
                 step(chat, receiver);
+                if (prompt == null && !terminal) {
+                    return 0; // nothing more to send: standard input is not read
+                }
             } else if (prompt != null) {
                 err.println("(replaced by --prompt: the new prompt goes on a branch beside it; the old one stays in the"
                         + " tree, see parley tree " + id + ")");
@@ -140,6 +143,14 @@ final class ChatCommand implements Callable<Integer> {
                 step(chat, receiver);
                 return 0;
             }
+        }
+        if (dangling == null && sendPending) {
+            if (prompt == null && !terminal) {
+                throw new InvalidInputException("--send-pending: session " + id + " has no dangling prompt, so"
+                        + " nothing was sent");
+            }
+            err.println("(session " + id + " has no dangling prompt: --send-pending sends nothing)");
+            err.flush();
         }
         if (prompt != null) {
             chat.submitUserMessage(prompt);

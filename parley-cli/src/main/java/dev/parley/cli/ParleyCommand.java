@@ -57,8 +57,17 @@ public final class ParleyCommand implements Callable<Integer> {
     /** Without a command: a usage error (exit code 2), with the usage on standard error. */
     @Override
     public Integer call() {
+        return commandRequired(spec);
+    }
+
+    /**
+     * What a command that only groups others does when given none: says so and prints its usage on standard error.
+     *
+     * @return 2, the exit code of a usage error
+     */
+    static int commandRequired(CommandLine.Model.CommandSpec spec) {
         CommandLine cli = spec.commandLine();
-        cli.getErr().println("parley: a command is required");
+        cli.getErr().println(spec.qualifiedName() + ": a command is required");
         cli.usage(cli.getErr());
         return 2;
     }

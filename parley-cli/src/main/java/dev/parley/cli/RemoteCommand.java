@@ -24,10 +24,10 @@ final class RemoteCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Without {@code status} or {@code sync}: a usage error (exit code 2). */
     @Override
     public Integer call() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-        return 0;
+        return ParleyCommand.commandRequired(spec);
     }
 
     RemoteStore remote() {

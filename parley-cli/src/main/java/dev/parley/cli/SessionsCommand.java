@@ -42,7 +42,8 @@ final class SessionsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "Sessions per page, 1 to 1000; 1 to 200 with --records (default ${DEFAULT-VALUE}).")
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "Sessions per page, 1 to " + dev.parley.core.log.SessionCatalog.MAX_PAGE_SIZE
+            + " (default ${DEFAULT-VALUE}).")
     int limit;
 
     @Option(names = "--cursor", paramLabel = "C", description = "Continue after the page that returned this cursor.")

@@ -117,6 +117,12 @@ class AgentCommandsTest {
         assertThat(resumed.err()).contains("dangling prompt").contains("the prompt that never got a reply");
         Run sent = parley("--store", store, "chat", session.value(), "--send-pending");
         assertThat(sent.out()).contains("You said: the prompt that never got a reply");
+        // Regression: having sent it, the command went on to read standard input and failed (exit code 2, "no prompt")
+        assertThat(sent.exit()).as(sent.err()).isZero();
+        assertThat(sent.err()).doesNotContain("no prompt");
+        Run nothingPending = parley("--store", store, "chat", session.value(), "--send-pending");
+        assertThat(nothingPending.exit()).isEqualTo(2);
+        assertThat(nothingPending.err()).contains("has no dangling prompt, so nothing was sent");
         try (Store opened = Stores.open(store)) {
             assertThat(opened.log().loadMessages(session, AgentId.MAIN)).extracting(e -> e.message().role())
                     .containsExactly(Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);

@@ -290,6 +290,22 @@ class ParleyCommandTest {
         assertThat(parley("--help").out()).contains("import").contains("sessions").contains("export");
     }
 
+    /** Regression: {@code sessions --help} promised pages of up to 1000, and the catalog refused more than 200. */
+    @Test
+    void sessionsHelp_statesTheLimitTheCatalogEnforces() {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Sessions per page, 1 to (\\d+)")
+                .matcher(parley("sessions", "--help").out());
+        assertThat(m.find()).isTrue();
+        int max = Integer.parseInt(m.group(1));
+        for (String catalog : new String[] {"--json", "--records"}) { // the message log's, then the records'
+            assertThat(parley("--store", "memory:", "sessions", catalog, "--limit", String.valueOf(max)).exit())
+                    .as(catalog).isZero();
+            CliRun over = parley("--store", "memory:", "sessions", catalog, "--limit", String.valueOf(max + 1));
+            assertThat(over.exit()).as(catalog).isEqualTo(2);
+            assertThat(over.err()).contains(String.valueOf(max));
+        }
+    }
+
     /** Regression: {@code parley} alone printed the usage to the process's standard output and exited 0. */
     @Test
     void noCommand_isAUsageError_withTheUsageOnStandardError() {
@@ -297,6 +313,9 @@ class ParleyCommandTest {
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("a command is required").contains("Usage: parley").contains("import");
         assertThat(run.out()).isEmpty();
+        CliRun remote = parley("remote");
+        assertThat(remote.exit()).isEqualTo(2);
+        assertThat(remote.err()).contains("parley remote: a command is required").contains("status").contains("sync");
     }
 
     /** Regression: the README and --help fell behind the code (backup, restore, remote:, ML-15…ML-18). */
