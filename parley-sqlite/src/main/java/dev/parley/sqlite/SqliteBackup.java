@@ -16,6 +16,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 /**
  * Backup and restore of a SQLite store. The backup runs SQLite's online backup API in one step: the whole database is
@@ -43,7 +45,12 @@ final class SqliteBackup {
             createParent(target);
             try (Connection c = config.createConnection("jdbc:sqlite:" + source)) {
                 // pagesPerStep -1: every page in one step, in one read transaction: a copy as of one commit.
-                ((SQLiteConnection) c).getDatabase().backup("main", partial.toString(), null, 100, 100, -1);
+                int rc = ((SQLiteConnection) c).getDatabase().backup("main", partial.toString(), null, 100, 100, -1);
+                if (rc != SQLiteErrorCode.SQLITE_OK.code) {
+                    // The copy is incomplete (a full disk, a store busy beyond the retries): never report it done.
+                    SQLiteErrorCode code = SQLiteErrorCode.getErrorCode(rc);
+                    throw new SQLiteException("the backup stopped with " + code + " (" + code.message + ")", code);
+                }
             }
             finish(partial, target);
         } catch (SQLException e) {

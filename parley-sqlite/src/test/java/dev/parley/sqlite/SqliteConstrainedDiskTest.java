@@ -138,6 +138,29 @@ class SqliteConstrainedDiskTest {
         }
     }
 
+    /** Regression: a backup onto a full disk said it was done and left an empty file (SQLite's answer was unread). */
+    @Test
+    void aBackupOntoAFullDisk_failsTyped_andLeavesNoFile() throws Exception {
+        String uri = "sqlite:" + dir.resolve("source.db");
+        try (Store store = Stores.open(uri)) {
+            for (int i = 0; i < 200; i++) {
+                append(store, "e" + i);
+            }
+        }
+        try (Tmpfs fs = new Tmpfs(dir.resolve("full"))) {
+            fs.fill();
+            Path to = fs.where.resolve("backup.db");
+            assertThatThrownBy(() -> Stores.backup(uri, to)).isInstanceOf(UnavailableException.class)
+                    .hasMessageContaining(to.toString()).hasMessageContaining("SQLITE_FULL");
+            try (var left = Files.list(fs.where)) {
+                assertThat(left.map(p -> p.getFileName().toString())).containsOnly("filler", "filler-small");
+            }
+        }
+        try (Store store = Stores.open(uri)) {
+            assertThat(store.log().load(SESSION, null)).hasSize(200);
+        }
+    }
+
     @Test
     void aWriterBehindAnotherProcessesLongWrite_waitsItsTurn() throws Exception {
         // A large import holds the write lock for longer than the old 10 s busy timeout; the other writer must wait.
