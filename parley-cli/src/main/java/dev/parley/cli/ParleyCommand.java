@@ -234,12 +234,48 @@ public final class ParleyCommand implements Callable<Integer> {
         return ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage());
     }
 
+    /**
+     * Runs the command line on the process's standard streams and exits with its code. Output that could not be
+     * written (a full disk behind {@code > FILE}) fails the command: exit code 7, saying why, whatever the command
+     * itself returned; a reader that stopped early (a closed pipe, {@code | head}) is not an error.
+     */
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out,
+        StandardOutput stdout = new StandardOutput();
+        PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(stdout,
                 java.nio.charset.StandardCharsets.UTF_8), false);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err,
                 java.nio.charset.StandardCharsets.UTF_8), true);
-        System.exit(run(args, out, err));
+        int exit = run(args, out, err);
+        out.flush();
+        java.io.IOException failed = stdout.failure;
+        if (failed != null && !"Broken pipe".equals(failed.getMessage())) {
+            err.println("parley: cannot write standard output: " + failed.getMessage());
+            exit = ErrorCode.UNAVAILABLE.exitCode();
+        }
+        System.exit(exit);
+    }
+
+    /** The process's standard output, unbuffered here, keeping the first write error (PrintWriter swallows it). */
+    private static final class StandardOutput extends java.io.OutputStream {
+        private final java.io.FileOutputStream fd = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+        volatile java.io.@Nullable IOException failure;
+
+        @Override
+        public void write(int b) throws java.io.IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws java.io.IOException {
+            try {
+                fd.write(b, off, len);
+            } catch (java.io.IOException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+                throw e;
+            }
+        }
     }
 
     /** Reports the version from the jar manifest. */

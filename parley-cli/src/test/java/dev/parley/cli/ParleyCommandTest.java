@@ -290,6 +290,17 @@ class ParleyCommandTest {
         assertThat(parley("--help").out()).contains("import").contains("sessions").contains("export");
     }
 
+    /** Regression: output that could not be written ({@code > /dev/full}, a full disk) exited 0 with nothing written. */
+    @Test
+    void outputThatCannotBeWritten_failsTheCommand() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), ParleyCommand.class.getName(), "--help")
+                .redirectOutput(new java.io.File("/dev/full")).start();
+        String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isEqualTo(7);
+        assertThat(err).contains("parley: cannot write standard output: No space left on device");
+    }
+
     /** Regression: {@code sessions --help} promised pages of up to 1000, and the catalog refused more than 200. */
     @Test
     void sessionsHelp_statesTheLimitTheCatalogEnforces() {
