@@ -25,10 +25,16 @@ final class Http {
 
     static Answer send(ParleyServer server, String method, String target, String token, String body)
             throws IOException, InterruptedException {
+        return sendBytes(server, method, target, token, body == null ? null : body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** As {@link #send(ParleyServer, String, String, String, String)}, with the body's bytes as they are. */
+    static Answer sendBytes(ParleyServer server, String method, String target, String token, byte[] body)
+            throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.uri() + target))
                 .timeout(Duration.ofSeconds(10))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }

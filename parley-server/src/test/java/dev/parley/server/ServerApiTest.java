@@ -179,4 +179,40 @@ class ServerApiTest {
         assertThat(conflict.json().path("expectedRevision").asLong()).isEqualTo(1);
         assertThat(conflict.json().path("actualRevision").asLong()).isEqualTo(2);
     }
+
+    /**
+     * Regression: problem documents went out as ISO-8859-1 (a String result of a media type without a charset), so
+     * an id outside ASCII came back as a byte that is not UTF-8; and a request body that was not UTF-8 was decoded with
+     * replacement characters and stored.
+     */
+    @Test
+    void textTravelsAsUtf8_andABodyThatIsNotUtf8_isRefused() throws Exception {
+        Http.Answer problem = Http.get(server, "/v1/log/sessions/caf%C3%A9", null);
+        assertThat(problem.status()).isEqualTo(400);
+        assertThat(problem.body()).contains("café");
+
+        byte[] body = ("{\"entries\":[{\"id\":\"u1\",\"kind\":\"message\",\"message\":{\"role\":\"user\","
+                + "\"content\":\"caf").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] tail = "\"}}]}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] bad = java.util.Arrays.copyOf(body, body.length + 3 + tail.length);
+        bad[body.length] = (byte) 0xe9; // Latin-1 é
+        bad[body.length + 1] = ' ';
+        bad[body.length + 2] = (byte) 0xff;
+        System.arraycopy(tail, 0, bad, body.length + 3, tail.length);
+        Http.Answer refused = Http.sendBytes(server, "POST", "/v1/log/sessions/utf/agents/main/entries", null, bad);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body()).contains("the request body is not JSON").contains("UTF-8");
+        assertThat(Http.get(server, "/v1/log/sessions/utf", null).status()).isEqualTo(404);
+    }
+
+    /** Regression: a page size past the int range was cut to its low 32 bits ({@code limit=4294967297} gave one). */
+    @Test
+    void pageSizesBeyondTheIntRange_areRefused_notWrapped() throws Exception {
+        for (String target : new String[] {"/v1/log/sessions?limit=4294967297", "/v1/records?limit=4294967296",
+                "/v1/log/by-prefix?prefix=a&max=4294967297"}) {
+            Http.Answer a = Http.get(server, target, null);
+            assertThat(a.status()).as(target).isEqualTo(400);
+            assertThat(a.json().path("detail").asText()).as(target).contains("out of range: 429496729");
+        }
+    }
 }

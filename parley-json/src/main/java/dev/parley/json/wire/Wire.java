@@ -60,6 +60,21 @@ public final class Wire {
         }
     }
 
+    /**
+     * Parses a JSON document of UTF-8 bytes (a request body as it came): bytes that are not UTF-8 are refused with
+     * where they are, never replaced.
+     *
+     * @param what what the bytes are, for the message ("the request body")
+     * @throws InvalidInputException if the bytes are not UTF-8 text of one JSON value
+     */
+    public static JsonNode parse(byte[] bytes, String what) {
+        try {
+            return Json.parse(bytes, 0, bytes.length);
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(what + " is not JSON: " + Json.problem(e), e);
+        }
+    }
+
     /** The compact text of a document. */
     public static String write(JsonNode node) {
         return Json.write(node);

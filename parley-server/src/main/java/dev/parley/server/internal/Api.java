@@ -65,11 +65,11 @@ public final class Api {
     // ---- request and answer helpers ----
 
     static JsonNode body(Context ctx) {
-        return Wire.parse(new String(ctx.bodyAsBytes(), StandardCharsets.UTF_8), "the request body");
+        return Wire.parse(ctx.bodyAsBytes(), "the request body");
     }
 
     static void json(Context ctx, int status, JsonNode node) {
-        ctx.status(status).contentType(JSON).result(Wire.write(node));
+        ctx.status(status).contentType(JSON).result(Wire.write(node).getBytes(StandardCharsets.UTF_8));
     }
 
     static void json(Context ctx, JsonNode node) {
@@ -90,6 +90,18 @@ public final class Api {
             throw new InvalidInputException("the query parameter '" + name + "' is missing");
         }
         return v;
+    }
+
+    /**
+     * An integer query parameter that the store takes as an {@code int} (a page size, a maximum): refused when it
+     * is beyond that range, rather than cut to its low 32 bits.
+     */
+    static int smallNumber(Context ctx, String name, int otherwise) {
+        long v = number(ctx, name, (long) otherwise);
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw new InvalidInputException("the query parameter '" + name + "' is out of range: " + v);
+        }
+        return (int) v;
     }
 
     static long number(Context ctx, String name, @Nullable Long otherwise) {
@@ -208,7 +220,7 @@ public final class Api {
 
     void listSessions(Context ctx) {
         json(ctx, Wire.encodeSessionPage(catalog(ctx).list(ctx.queryParam("cursor"),
-                (int) number(ctx, "limit", 50L))));
+                smallNumber(ctx, "limit", 50))));
     }
 
     void createSession(Context ctx) {
@@ -229,7 +241,7 @@ public final class Api {
     void byPrefix(Context ctx) {
         ObjectNode o = Json.object();
         var array = o.putArray("ids");
-        catalog(ctx).findByPrefix(required(ctx, "prefix"), (int) number(ctx, "max", 10L))
+        catalog(ctx).findByPrefix(required(ctx, "prefix"), smallNumber(ctx, "max", 10))
                 .forEach(id -> array.add(id.value()));
         json(ctx, o);
     }
@@ -252,7 +264,7 @@ public final class Api {
         if (archived != null && !archived.equals("true") && !archived.equals("false")) {
             throw new InvalidInputException("the query parameter 'archived' must be true or false, not " + archived);
         }
-        CatalogQuery query = new CatalogQuery(ctx.queryParam("cursor"), (int) number(ctx, "limit", 50L),
+        CatalogQuery query = new CatalogQuery(ctx.queryParam("cursor"), smallNumber(ctx, "limit", 50),
                 ctx.queryParam("workspace"), archived == null ? null : Boolean.valueOf(archived));
         json(ctx, Wire.encodeCatalogPage(records(ctx).list(query)));
     }

@@ -40,6 +40,8 @@ final class Errors {
     }
 
     static void answer(Context ctx, ObjectNode problem) {
-        ctx.status(problem.path("status").asInt(500)).contentType(Problems.MEDIA_TYPE).result(Json.write(problem));
+        // Bytes: JSON is UTF-8, and a String result of a media type without a charset went out as ISO-8859-1.
+        ctx.status(problem.path("status").asInt(500)).contentType(Problems.MEDIA_TYPE)
+                .result(Json.write(problem).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 }
