@@ -177,4 +177,55 @@ class ServerAccessTest {
         assertThat(a.status()).isEqualTo(404);
         assertThat(a.contentType()).startsWith("application/problem+json");
     }
+
+    /** One request over a plain socket, with the Host and Origin headers a browser would send; the status line. */
+    private static String raw(ParleyServer on, String method, String target, String host, String origin,
+                              String contentType, String body) throws Exception {
+        java.net.URI uri = on.uri();
+        try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+            byte[] bytes = body == null ? new byte[0] : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            String head = method + " " + target + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n"
+                    + (origin == null ? "" : "Origin: " + origin + "\r\n")
+                    + (contentType == null ? "" : "Content-Type: " + contentType + "\r\n")
+                    + "Content-Length: " + bytes.length + "\r\n\r\n";
+            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(bytes);
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return answer.substring(0, answer.indexOf("\r\n"));
+        }
+    }
+
+    /**
+     * Regression (break: CSRF and DNS rebinding): a server without tokens took a text/plain POST sent by any web page
+     * (a "simple" request that needs no preflight) and answered requests addressed to any name (a page's own name
+     * resolved to 127.0.0.1). Now a page of another site, another name, and a body that is not JSON are refused;
+     * programs of this machine and the server's own pages are not.
+     */
+    @Test
+    void withoutTokens_otherSitesPagesAndOtherNames_areRefused_andLoopbackIsServed() throws Exception {
+        try (Store open = Stores.open("memory:"); ParleyServer local = ParleyServer.start(open,
+                ServerConfig.defaults().withPort(0))) {
+            String self = local.uri().getAuthority();
+            int port = local.uri().getPort();
+            String append = "/v1/log/sessions/csrf/agents/main/entries";
+            assertThat(raw(local, "GET", "/v1/health", "rebind.attacker.example", null, null, null)).contains(" 403");
+            assertThat(raw(local, "GET", "/", "rebind.attacker.example:" + port, null, null, null)).contains(" 403");
+            assertThat(raw(local, "POST", append, self, "https://evil.example", "text/plain", batch("x")))
+                    .contains(" 403");
+            assertThat(raw(local, "POST", append, self, "null", "application/json", batch("x"))).contains(" 403");
+            assertThat(raw(local, "POST", append, self, null, "text/plain", batch("x"))).contains(" 415");
+            assertThat(raw(local, "POST", append, self, null, "application/x-www-form-urlencoded", batch("x")))
+                    .contains(" 415");
+            assertThat(open.log().load(new dev.parley.core.SessionId("csrf"), null)).isEmpty();
+
+            assertThat(raw(local, "GET", "/v1/health", "localhost:" + port, null, null, null)).contains(" 200");
+            assertThat(raw(local, "GET", "/v1/health", "[::1]:" + port, null, null, null)).contains(" 200");
+            assertThat(raw(local, "POST", append, self, "http://localhost:" + port, "application/json; charset=utf-8",
+                    batch("mine"))).contains(" 200");
+            assertThat(open.log().load(new dev.parley.core.SessionId("csrf"), null)).hasSize(1);
+        }
+        // with tokens a page cannot attach the token: the name is not checked
+        assertThat(Http.get(server, "/v1/health", TOKEN_A).status()).isEqualTo(200);
+        assertThat(raw(server, "GET", "/v1/health", "some-name.example", null, null, null)).contains(" 401");
+    }
 }

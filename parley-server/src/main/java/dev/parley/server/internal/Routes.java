@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Every route of the server, in one place. {@code openapi.json} (served at {@code /openapi.json}) describes the same
- * routes; a test checks that the two agree. Every {@code /v1} route runs {@link Access} first; every page of the
+ * routes; a test checks that the two agree. Every route runs {@link Access#checkLoopback} first (a server without
+ * tokens answers only loopback), every {@code /v1} route {@link Access#check}; every page of the
  * session browser runs {@link Browser#page} (the same tokens, from a cookie).
  */
 public final class Routes {
@@ -22,6 +23,7 @@ public final class Routes {
      */
     public static void declare(RoutesConfig r, Api api, Access access, Browser browser, long pollMillis) {
         Errors.register(r);
+        r.before(access::checkLoopback);
         r.before("/v1/*", access::check);
         String openapi = openapi();
         r.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openapi));
