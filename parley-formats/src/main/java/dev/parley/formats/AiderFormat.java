@@ -230,8 +230,10 @@ final class AiderFormat {
                 .append("\n\n");
         for (ExportedMessage em : messages) {
             Message m = em.message();
+            // Text blocks apart in the message (around a tool call the history drops) stay paragraphs apart.
             String text = m.content().stream().filter(b -> b instanceof ContentBlock.Text)
-                    .map(b -> ((ContentBlock.Text) b).text()).reduce("", String::concat);
+                    .map(b -> ((ContentBlock.Text) b).text()).filter(t -> !t.isBlank())
+                    .collect(java.util.stream.Collectors.joining("\n\n"));
             out.append(render(Message.builder(m.role()).plainText(text).build()));
         }
         return out.toString();

@@ -135,6 +135,23 @@ class CrossFormatExportTest {
                 .anyMatch(n -> n.startsWith("left out tool results (no form in aider): " + results + " ("));
     }
 
+    /** Regression: an assistant message's text blocks on either side of a tool call were run together. */
+    @Test
+    void textBlocksOfOneMessage_stayParagraphsApartInAnAiderExport() {
+        Store store = MemoryStore.open();
+        SessionId session = new SessionId("aider-paragraphs");
+        Message reply = Message.builder(dev.parley.core.model.Role.ASSISTANT)
+                .add(new dev.parley.core.model.ContentBlock.Text("on the city's local date."))
+                .add(new dev.parley.core.model.ContentBlock.ToolCall("c1", "edit", dev.parley.core.RawJson.of("{}")))
+                .add(new dev.parley.core.model.ContentBlock.Text("Fixed: the key is now the local date."))
+                .build();
+        store.log().append(session, AgentId.MAIN, List.of(
+                dev.parley.core.model.NewEntry.of(new EntryId("u"), null, null, Message.user("fix it")),
+                dev.parley.core.model.NewEntry.of(new EntryId("a"), new EntryId("u"), null, reply)));
+        assertThat(new Exporter(store).export(session, Format.AIDER, null, true).text())
+                .contains("on the city's local date.\n\nFixed: the key is now the local date.\n\n");
+    }
+
     List<String> checkAll(List<Path> paths, Recorder r) throws Exception {
         Store store = MemoryStore.open();
         new Importer(store, IdGenerator.uuidV7()).importPaths(paths, null, r);
