@@ -38,6 +38,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link ModelProvider} over any LangChain4j {@link ChatModel}. Parley messages map to LangChain4j's: system
@@ -51,14 +52,41 @@ import java.util.Objects;
 public final class LangChain4jProvider implements ModelProvider {
     private final String name;
     private final ChatModel model;
+    private final @Nullable String endpoint;
 
     /**
      * @param name the provider name stamped on messages ({@code openai}…)
      * @param model the LangChain4j chat model, already configured with its model name
      */
     public LangChain4jProvider(String name, ChatModel model) {
+        this(name, model, null);
+    }
+
+    /**
+     * @param name the provider name stamped on messages ({@code openai}…)
+     * @param model the LangChain4j chat model, already configured with its model name
+     * @param endpoint where the model is reached, named in the message of a failed call; null when unknown
+     */
+    public LangChain4jProvider(String name, ChatModel model, @Nullable String endpoint) {
         this.name = Objects.requireNonNull(name, "name");
         this.model = Objects.requireNonNull(model, "model");
+        this.endpoint = endpoint;
+    }
+
+    /**
+     * What went wrong, from the innermost cause: a client library's wrapper often says no more than the class name of
+     * what it wraps ({@code java.net.ConnectException}).
+     */
+    private static String cause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String detail = root.getMessage();
+        String outer = e.getMessage();
+        String what = root.getClass().getSimpleName() + (detail == null || detail.isBlank() ? "" : ": " + detail);
+        return root == e || outer == null || outer.isBlank() || outer.contains(root.getClass().getName()) ? what
+                : outer + " (" + what + ")";
     }
 
     @Override
@@ -78,7 +106,8 @@ public final class LangChain4jProvider implements ModelProvider {
         } catch (RuntimeException e) {
             boolean invalid = e.getClass().getSimpleName().contains("InvalidRequest")
                     || e.getClass().getSimpleName().contains("Authentication");
-            throw new ProviderException(name + " call failed: " + e.getMessage(), !invalid, e);
+            throw new ProviderException(name + " call" + (endpoint == null ? "" : " to " + endpoint) + " failed: "
+                    + cause(e), !invalid, e);
         }
         AiMessage ai = response.aiMessage();
         Message.Builder b = Message.builder(Role.ASSISTANT).provider(name).model(response.modelName())

@@ -39,7 +39,8 @@ public final class Providers {
             if (base != null && !base.isBlank()) {
                 b.baseUrl(base);
             }
-            return new LangChain4jProvider(name(), b.build());
+            return new LangChain4jProvider(name(), b.build(), base != null && !base.isBlank() ? base
+                    : "OpenAI's API (set OPENAI_BASE_URL for another endpoint)");
         }
     }
 
@@ -59,7 +60,8 @@ public final class Providers {
             if (base != null && !base.isBlank()) {
                 b.baseUrl(base);
             }
-            return new LangChain4jProvider(name(), b.build());
+            return new LangChain4jProvider(name(), b.build(), base != null && !base.isBlank() ? base
+                    : "Anthropic's API (set ANTHROPIC_BASE_URL for another endpoint)");
         }
     }
 
@@ -74,7 +76,7 @@ public final class Providers {
         public ModelProvider create(String model, Map<String, String> env) {
             String base = env.getOrDefault("OLLAMA_BASE_URL", "http://localhost:11434");
             return new LangChain4jProvider(name(), OllamaChatModel.builder().baseUrl(base).modelName(model)
-                    .timeout(TIMEOUT).maxRetries(1).build());
+                    .timeout(TIMEOUT).maxRetries(1).build(), base);
         }
     }
 }

@@ -119,6 +119,23 @@ class OpenAiLoopbackTest {
         assertThat(log.log().loadUsage(session, AgentId.MAIN).outputTokens()).isEqualTo(29);
     }
 
+    /** Regression: a provider nobody answered failed with "ollama call failed: java.net.ConnectException". */
+    @Test
+    void aProviderThatDoesNotAnswer_isNamedWithWhereAndWhy() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort(); // free again once closed: nothing listens there
+        }
+        String base = "http://127.0.0.1:" + closed;
+        for (var provider : List.of(ModelProviders.create("ollama", "m", Map.of("OLLAMA_BASE_URL", base)),
+                ModelProviders.create("openai", "m", Map.of("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", base + "/v1")))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> provider.complete(new dev.parley.agent.ModelRequest(
+                    "m", null, List.of(Message.user("hi")), List.of()), Receiver.NONE))
+                    .isInstanceOf(dev.parley.agent.ProviderException.class)
+                    .hasMessageContaining(" call to " + base).hasMessageContaining("ConnectException");
+        }
+    }
+
     @Test
     void missingApiKey_failsClearly() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ModelProviders.create("anthropic", "m", Map.of()))
