@@ -97,19 +97,15 @@ final class SqliteBackup {
         }
     }
 
-    /** The 16 bytes every SQLite database file starts with. */
-    private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
     /** @throws InvalidInputException naming the file if it does not start as a SQLite database does */
     private static void requireSqliteHeader(Path source) {
-        byte[] head = new byte[SQLITE_HEADER.length];
-        int n;
-        try (java.io.InputStream in = Files.newInputStream(source)) {
-            n = in.readNBytes(head, 0, head.length);
+        Boolean sqlite;
+        try {
+            sqlite = SqliteSchema.startsAsSqlite(source);
         } catch (IOException e) {
             throw new UnavailableException("cannot read the backup " + source + ": " + e.getMessage(), e);
         }
-        if (n < head.length || !java.util.Arrays.equals(head, SQLITE_HEADER)) {
+        if (!Boolean.TRUE.equals(sqlite)) {
             throw new InvalidInputException(source + " is not a SQLite backup (it does not start with SQLite's file"
                     + " header); a jsonl: store's backup is a directory, restored into a jsonl: store");
         }

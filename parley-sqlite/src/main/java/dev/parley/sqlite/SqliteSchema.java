@@ -50,6 +50,24 @@ final class SqliteSchema {
 
     private SqliteSchema() {}
 
+    /** The 16 bytes every SQLite database file starts with. */
+    private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * Whether the file starts as a SQLite database does; null when it is empty (a new database, or one whose
+     * first commits are still in its write-ahead log).
+     *
+     * @throws java.io.IOException if it cannot be read
+     */
+    static @org.jspecify.annotations.Nullable Boolean startsAsSqlite(Path file) throws java.io.IOException {
+        byte[] head = new byte[SQLITE_HEADER.length];
+        int n;
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        }
+        return n == 0 ? null : n == head.length && java.util.Arrays.equals(head, SQLITE_HEADER);
+    }
+
     /**
      * Brings the database at {@code file} to {@link #CURRENT_VERSION}. An existing file is first inspected through a
      * read-only connection that sets nothing, so a file that is refused is left byte for byte as it was (not even

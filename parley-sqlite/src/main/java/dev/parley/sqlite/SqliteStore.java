@@ -1,5 +1,6 @@
 package dev.parley.sqlite;
 
+import dev.parley.core.CorruptRecordException;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
@@ -98,6 +99,9 @@ public final class SqliteStore extends JdbcStore {
             throw new UnavailableException("cannot create the directory of " + absolute + ": " + e.getMessage(), e);
         }
         boolean exists = Files.isRegularFile(absolute);
+        if (exists) {
+            requireSqliteFile(absolute, where);
+        }
         String readOnly = exists ? whyReadOnly(absolute) : null;
         if (readOnly == null) {
             try {
@@ -132,6 +136,25 @@ public final class SqliteStore extends JdbcStore {
     }
 
     /** Why an existing database file can only be read, or null when it and its directory can be written. */
+    /**
+     * Refuses a file with content that is not a SQLite database, before SQLite or a migration tries it (which would
+     * report it as damaged, or, where it cannot be written, as a schema to migrate).
+     *
+     * @throws CorruptRecordException naming the file if it does not start with SQLite's file header
+     */
+    private static void requireSqliteFile(Path file, String where) {
+        Boolean sqlite;
+        try {
+            sqlite = SqliteSchema.startsAsSqlite(file);
+        } catch (IOException e) {
+            throw new UnavailableException("cannot read " + where + ": " + e, e);
+        }
+        if (Boolean.FALSE.equals(sqlite)) {
+            throw new CorruptRecordException(where, "the file is not a SQLite database (it does not start with"
+                    + " SQLite's file header); nothing was changed");
+        }
+    }
+
     private static String whyReadOnly(Path file) {
         if (!Files.isWritable(file)) {
             return "the file cannot be written (a read-only file, or a read-only file system)";

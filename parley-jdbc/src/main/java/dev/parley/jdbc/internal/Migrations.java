@@ -91,6 +91,13 @@ public final class Migrations {
         }
     }
 
+    /** Flyway's message without the banner of SQL state and error code that it appends below a line of dashes. */
+    static String problem(FlywayException e) {
+        String message = String.valueOf(e.getMessage());
+        int banner = message.indexOf("\n---");
+        return (banner < 0 ? message : message.substring(0, banner)).strip();
+    }
+
     /**
      * Applies the migrations of {@code plan} that the database lacks. A failed attempt is tried again, after a short
      * random pause, up to {@value #ATTEMPTS} times in all: another process opening the same new database at
@@ -113,7 +120,7 @@ public final class Migrations {
                 return;
             } catch (FlywayException e) {
                 if (attempt >= ATTEMPTS) {
-                    throw new UnavailableException("cannot migrate the schema of " + where + ": " + e.getMessage(), e);
+                    throw new UnavailableException("cannot migrate the schema of " + where + ": " + problem(e), e);
                 }
             }
             try {
