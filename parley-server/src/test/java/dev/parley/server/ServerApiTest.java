@@ -134,6 +134,17 @@ class ServerApiTest {
         }
     }
 
+    /** Regression: a bad start or session id of an event stream was answered 200, inside the stream. */
+    @Test
+    void events_withABadStartOrSessionId_areA400ProblemDocument() throws Exception {
+        for (String target : new String[] {"/v1/log/sessions/live/events?after=x", "/v1/log/sessions/live/events?after=-1",
+                "/v1/log/sessions/not%20an%20id/events"}) {
+            Http.Answer a = Http.get(server, target, null);
+            assertThat(a.status()).as(target).isEqualTo(400);
+            assertThat(a.contentType()).as(target).startsWith("application/problem+json");
+        }
+    }
+
     @Test
     void service_ensureQueueAndLease_workThroughTheApi() throws Exception {
         JsonNode ensured = Http.send(server, "POST", "/v1/service/ensure?id=chat%201", null, null).json();

@@ -6,6 +6,7 @@ import dev.parley.core.model.Entry;
 import dev.parley.core.store.Store;
 import dev.parley.json.EntryCodec;
 import dev.parley.json.Json;
+import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
 import java.util.List;
 
@@ -19,6 +20,8 @@ import java.util.List;
 final class EventStream {
     /** A comment is sent after this much silence, so a gone client is noticed. */
     private static final long KEEP_ALIVE_MILLIS = 15_000;
+    /** Entries read per query while catching up. */
+    private static final int WINDOW = 1_000;
 
     private final Api api;
     private final long pollMillis;
@@ -26,6 +29,15 @@ final class EventStream {
     EventStream(Api api, long pollMillis) {
         this.api = api;
         this.pollMillis = pollMillis;
+    }
+
+    /**
+     * Runs before the stream: a bad session id or start is answered with a problem document (400), as every route
+     * answers it, rather than inside a stream already answered 200.
+     */
+    static void check(Context ctx) {
+        Api.session(ctx);
+        start(ctx.header("Last-Event-ID"), ctx.queryParam("after"));
     }
 
     void stream(SseClient client) {
@@ -37,14 +49,16 @@ final class EventStream {
         long quietSince = System.nanoTime();
         try {
             while (!client.terminated() && !api.signals().closed()) {
-                List<Entry> entries = store.log().load(session, null);
-                for (Entry e : entries) {
-                    if (e.seq() > after) {
+                // What is new since the last event, a window at a time: a wake-up does not read the whole session.
+                List<Entry> entries;
+                do {
+                    entries = store.log().loadAfter(session, after, WINDOW);
+                    for (Entry e : entries) {
                         client.sendEvent("entry", Json.write(EntryCodec.encode(e)), Long.toString(e.seq()));
                         after = e.seq();
                         quietSince = System.nanoTime();
                     }
-                }
+                } while (entries.size() == WINDOW && !client.terminated());
                 if ((System.nanoTime() - quietSince) / 1_000_000 > KEEP_ALIVE_MILLIS) {
                     client.sendComment("keep-alive");
                     quietSince = System.nanoTime();
@@ -63,10 +77,15 @@ final class EventStream {
         if (v == null) {
             return 0;
         }
+        long seq;
         try {
-            return Long.parseLong(v.strip());
+            seq = Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
             throw new InvalidInputException("the event stream starts after a seq (an integer), not " + v, e);
         }
+        if (seq < 0) {
+            throw new InvalidInputException("the event stream starts after a seq of 0 or more, not " + seq);
+        }
+        return seq;
     }
 }
