@@ -2,6 +2,7 @@ package dev.parley.cli;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.AgentId;
+import dev.parley.core.IoErrors;
 import dev.parley.core.SessionId;
 import dev.parley.formats.Exporter;
 import dev.parley.formats.Format;
@@ -95,16 +96,10 @@ final class ExportCommand implements Callable<Integer> {
                         // the original failure is what matters
                     }
                 }
-                throw new InvalidInputException("cannot write " + output + ": " + describe(e), e);
+                throw new InvalidInputException("cannot write " + output + ": " + IoErrors.describe(e), e);
             }
         }
         return 0;
     }
 
-    private static String describe(IOException e) {
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    }
 }

@@ -1,6 +1,7 @@
 package dev.parley.files;
 
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.IoErrors;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
@@ -126,7 +127,8 @@ public final class JsonlStore extends BaseStore {
         try {
             Files.createDirectories(absolute);
         } catch (IOException e) {
-            throw new UnavailableException("cannot create the store directory " + absolute + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot create the store directory " + absolute + ": "
+                    + IoErrors.describe(e), e);
         }
         return absolute;
     }
@@ -189,7 +191,7 @@ public final class JsonlStore extends BaseStore {
             } catch (java.nio.file.NoSuchFileException e) {
                 // nothing was ever written in this scope
             } catch (IOException e) {
-                throw new UnavailableException("cannot remove " + scopeDir + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot remove " + scopeDir + ": " + IoErrors.describe(e), e);
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.parley.server;
 
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.IoErrors;
 import dev.parley.core.store.Scopes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -102,7 +103,7 @@ public final class Tokens {
         } catch (java.nio.file.AccessDeniedException e) {
             throw new InvalidInputException("the tokens file " + file + " may not be read (permission denied)", e);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read the tokens file " + file + ": " + e.getMessage(), e);
+            throw new InvalidInputException("cannot read the tokens file " + file + ": " + IoErrors.describe(e), e);
         }
     }
 

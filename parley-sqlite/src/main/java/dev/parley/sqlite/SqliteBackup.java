@@ -3,6 +3,7 @@ package dev.parley.sqlite;
 import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.IoErrors;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.store.Stores;
@@ -58,7 +59,7 @@ final class SqliteBackup {
             throw SqliteDialect.map(e, "sqlite:" + source, "back up to " + target);
         } catch (IOException e) {
             deleteQuietly(partial);
-            throw new UnavailableException("cannot write the backup " + target + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot write the backup " + target + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -83,7 +84,8 @@ final class SqliteBackup {
             finish(partial, target);
         } catch (IOException e) {
             deleteQuietly(partial);
-            throw new UnavailableException("cannot restore " + source + " to " + target + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot restore " + source + " to " + target + ": "
+                    + IoErrors.describe(e), e);
         }
         try {
             Stores.open("sqlite:" + target).close(); // it opens: Parley's schema, current or migrated
@@ -103,7 +105,7 @@ final class SqliteBackup {
         try {
             sqlite = SqliteSchema.startsAsSqlite(source);
         } catch (IOException e) {
-            throw new UnavailableException("cannot read the backup " + source + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot read the backup " + source + ": " + IoErrors.describe(e), e);
         }
         if (!Boolean.TRUE.equals(sqlite)) {
             throw new InvalidInputException(source + " is not a SQLite backup (it does not start with SQLite's file"

@@ -1,5 +1,6 @@
 package dev.parley.sqlite;
 
+import dev.parley.core.IoErrors;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.jdbc.internal.Migrations;
@@ -97,7 +98,7 @@ final class SqliteSchema {
         } catch (NoSuchFileException e) {
             return 0;
         } catch (IOException e) {
-            throw new UnavailableException("cannot read " + file + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot read " + file + ": " + IoErrors.describe(e), e);
         }
     }
 

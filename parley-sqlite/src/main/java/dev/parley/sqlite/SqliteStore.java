@@ -2,6 +2,7 @@ package dev.parley.sqlite;
 
 import dev.parley.core.CorruptRecordException;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.IoErrors;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.core.store.Store;
@@ -96,7 +97,8 @@ public final class SqliteStore extends JdbcStore {
                 Files.createDirectories(dir);
             }
         } catch (IOException e) {
-            throw new UnavailableException("cannot create the directory of " + absolute + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot create the directory of " + absolute + ": "
+                    + IoErrors.describe(e), e);
         }
         boolean exists = Files.isRegularFile(absolute);
         if (exists) {

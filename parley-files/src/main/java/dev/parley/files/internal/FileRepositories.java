@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.CorruptRecordException;
+import dev.parley.core.IoErrors;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.core.repository.ArchiveAppend;
@@ -122,7 +123,7 @@ public final class FileRepositories {
                 Files.deleteIfExists(p);
             }
         } catch (IOException e) {
-            throw new UnavailableException("cannot remove " + dir + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot remove " + dir + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -147,7 +148,8 @@ public final class FileRepositories {
             return FileLocks.with(lockFile, false, () -> FileChannel.open(lockFile, StandardOpenOption.CREATE,
                     StandardOpenOption.READ, StandardOpenOption.WRITE), channel -> work.run());
         } catch (IOException e) {
-            throw new UnavailableException("cannot write under " + lockFile.getParent() + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot write under " + lockFile.getParent() + ": "
+                    + IoErrors.describe(e), e);
         }
     }
 
@@ -240,7 +242,7 @@ public final class FileRepositories {
             try {
                 return CatalogOrder.page(readCatalog(), query);
             } catch (IOException e) {
-                throw new UnavailableException("cannot read " + catalogFile + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot read " + catalogFile + ": " + IoErrors.describe(e), e);
             }
         }
 
@@ -269,7 +271,8 @@ public final class FileRepositories {
                     }
                 }
             } catch (IOException e) {
-                throw new UnavailableException("cannot read session " + sessionId + " in " + dir + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot read session " + sessionId + " in " + dir + ": "
+                        + IoErrors.describe(e), e);
             }
         }
 
@@ -372,7 +375,8 @@ public final class FileRepositories {
             try {
                 return manifest(sessionId);
             } catch (IOException e) {
-                throw new UnavailableException("cannot read the archive manifest of " + sessionId + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot read the archive manifest of " + sessionId + ": "
+                        + IoErrors.describe(e), e);
             }
         }
 
@@ -422,7 +426,7 @@ public final class FileRepositories {
             } catch (java.nio.charset.MalformedInputException e) {
                 throw new StorageCorruptionException(file.toString(), "the " + what + " is not UTF-8", e, true);
             } catch (IOException e) {
-                throw new UnavailableException("cannot read the " + what + " " + file + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot read the " + what + " " + file + ": " + IoErrors.describe(e), e);
             }
         }
 

@@ -1,6 +1,7 @@
 package dev.parley.files.internal;
 
 import dev.parley.core.EntryId;
+import dev.parley.core.IoErrors;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.store.Store;
@@ -50,7 +51,7 @@ public final class JsonlConformanceSupport implements ConformanceSupport {
             }
             Files.write(file, lines, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UnavailableException("cannot damage " + file + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot damage " + file + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -86,7 +87,7 @@ public final class JsonlConformanceSupport implements ConformanceSupport {
         try {
             Files.writeString(file, text, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UnavailableException("cannot damage " + file + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot damage " + file + ": " + IoErrors.describe(e), e);
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.parley.core.CorruptRecordException;
 import dev.parley.core.EntryId;
 import dev.parley.core.Ids;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.IoErrors;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
@@ -758,7 +759,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             syncDirectory();
             return existed;
         } catch (IOException e) {
-            throw new UnavailableException("cannot delete " + file + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot delete " + file + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -782,14 +783,14 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         } catch (NoSuchFileException e) {
             return;
         } catch (IOException e) {
-            throw new UnavailableException("cannot list " + dir + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot list " + dir + ": " + IoErrors.describe(e), e);
         }
         all.forEach(this::delete);
         synchronized (catalogLock) {
             try {
                 Files.deleteIfExists(dir.resolve(CACHE));
             } catch (IOException e) {
-                throw new UnavailableException("cannot delete " + dir.resolve(CACHE) + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot delete " + dir.resolve(CACHE) + ": " + IoErrors.describe(e), e);
             }
             catalog = null;
             catalogDirty = false;
@@ -875,7 +876,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 }
             }
         } catch (IOException e) {
-            throw new UnavailableException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot write " + file + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -931,7 +932,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         } catch (NoSuchFileException e) {
             return absent;
         } catch (IOException e) {
-            throw new UnavailableException("cannot read " + file + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot read " + file + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -1268,7 +1269,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         } catch (IOException e) {
-            throw new UnavailableException("cannot sync the directory " + dir + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot sync the directory " + dir + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -1290,7 +1291,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         } catch (NoSuchFileException e) {
             return List.of(); // nothing was written in this scope yet
         } catch (IOException e) {
-            throw new UnavailableException("cannot list " + dir + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot list " + dir + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -1342,7 +1343,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             } catch (NoSuchFileException e) {
                 continue;
             } catch (IOException e) {
-                throw new UnavailableException("cannot stat " + file + ": " + e.getMessage(), e);
+                throw new UnavailableException("cannot stat " + file + ": " + IoErrors.describe(e), e);
             }
             Cached hit = catalog.get(id);
             if (hit == null || !hit.stamp().equals(stamp)) {
