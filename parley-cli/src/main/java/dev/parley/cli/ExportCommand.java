@@ -1,9 +1,10 @@
 package dev.parley.cli;
 
-import dev.parley.core.InvalidInputException;
 import dev.parley.core.AgentId;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.IoErrors;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
 import dev.parley.formats.Exporter;
 import dev.parley.formats.Format;
 import java.io.IOException;
@@ -43,7 +44,9 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = "--agent", paramLabel = "AGENT", description = "The agent to export (default: the only one, or main).")
     String agent;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output"
+            + " (replaced whole, or left as it was if the export fails; a pipe or device is written into; - is standard"
+            + " output).")
     Path output;
 
     @Override
@@ -65,10 +68,17 @@ final class ExportCommand implements Callable<Integer> {
         }
         spec.commandLine().getErr().flush();
         String text = result.text();
-        if (output == null) {
+        if (output == null || output.toString().equals("-")) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
             out.flush();
+        } else if (Files.exists(output) && !Files.isRegularFile(output) && !Files.isDirectory(output)) {
+            // A named pipe, a terminal, /dev/stdout: written into, never replaced by a regular file.
+            try (var out = Files.newOutputStream(output, java.nio.file.StandardOpenOption.WRITE)) {
+                out.write(text.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
+            }
         } else {
             Path target = output.toAbsolutePath();
             Path parent = target.getParent();

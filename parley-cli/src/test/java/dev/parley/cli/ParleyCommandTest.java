@@ -368,6 +368,26 @@ class ParleyCommandTest {
         assertThat(noDirectory.exit()).isEqualTo(2);
         assertThat(noDirectory.err()).contains("does not exist");
 
+        // Regression: "-o -" wrote a file named "-", and a named pipe was replaced by a regular file.
+        CliRun dash = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", "-");
+        assertThat(dash.exit()).isZero();
+        assertThat(dash.out()).contains("0199a1b2-c3d4-7e5f-8a9b-000000000009");
+        assertThat(Files.exists(Path.of("-"))).isFalse();
+        Path fifo = dir.resolve("pipe");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        java.util.concurrent.CompletableFuture<byte[]> read = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return Files.readAllBytes(fifo);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        assertThat(parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", fifo.toString()).exit())
+                .isZero();
+        assertThat(new String(read.get(30, java.util.concurrent.TimeUnit.SECONDS), StandardCharsets.UTF_8))
+                .isEqualTo(dash.out());
+        assertThat(Files.isRegularFile(fifo)).isFalse();
+
         CliRun wrongFormat = parley("--store", store, "import", "--format", "claude-code", dir.resolve("in").toString());
         assertThat(wrongFormat.exit()).isEqualTo(2);
         assertThat(wrongFormat.err()).contains("the file is a pi transcript");
