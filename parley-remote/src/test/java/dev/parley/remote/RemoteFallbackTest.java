@@ -139,6 +139,31 @@ class RemoteFallbackTest {
         }
     }
 
+    /** Regression: a URL that is not a Parley server (its 404 page) was reported as invalid input (exit code 2). */
+    @Test
+    void aServerThatIsNotParley_isNamedSo_asUnavailable_andIsNotAFallback() throws Exception {
+        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        other.createContext("/", exchange -> {
+            byte[] page = "<html><body>Not Found</body></html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html");
+            exchange.sendResponseHeaders(404, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        other.start();
+        try (Store store = Stores.open(TestServers.remote("http://127.0.0.1:" + other.getAddress().getPort(), dir,
+                ""))) {
+            assertThatThrownBy(() -> store.catalog().orElseThrow().list(null, 10))
+                    .isInstanceOf(dev.parley.core.UnavailableException.class)
+                    .hasMessageContaining("answered HTTP 404 without a problem document")
+                    .hasMessageContaining("a Parley server");
+            assertThat(((RemoteStore) store).stats().fallbacks()).isZero();
+        } finally {
+            other.stop(0);
+        }
+    }
+
     @Test
     void answers4xx_areNotFallbacks_butTheSameExceptionType() throws Exception {
         try (TestServers.Served served = TestServers.serve("sqlite:" + dir.resolve("server.db"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.parley.core.ErrorCode;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.UnavailableException;
 import dev.parley.core.ParleyException;
 import dev.parley.json.wire.Problems;
 import dev.parley.json.wire.Wire;
@@ -133,8 +134,14 @@ public final class Transport {
             if (json != null && code.isPresent()) {
                 throw Problems.toException(json, request.toString());
             }
-            throw new InvalidInputException(request + " was refused with HTTP " + status
-                    + (json == null ? "" : ": " + json.path("detail").asText("")));
+            if (json == null || !json.has("detail")) {
+                // Not a problem document: something other than a Parley server answered (a wrong URL, a proxy).
+                throw new UnavailableException(request + " to " + settings.server() + " answered HTTP " + status
+                        + " without a problem document: is " + settings.server() + " a Parley server (parley serve)?",
+                        null);
+            }
+            throw new InvalidInputException(request + " was refused with HTTP " + status + ": "
+                    + json.path("detail").asText(""));
         }
         if (response.body().isEmpty()) {
             return NullNode.getInstance();
