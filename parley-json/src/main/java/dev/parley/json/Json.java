@@ -107,6 +107,9 @@ public final class Json {
 
     private Json() {}
 
+    /** Reads trees as {@link #MAPPER} does. */
+    private static final com.fasterxml.jackson.databind.ObjectReader TREES = MAPPER.reader();
+
     /**
      * Reads what Parley imports (transcript files): as {@link #parse}, and a key that appears twice in one object is an
      * error, where Jackson would silently keep the last value.
@@ -143,8 +146,14 @@ public final class Json {
      * @throws JsonProcessingException if the bytes are not one well-formed JSON value
      */
     public static JsonNode parse(byte[] bytes, int offset, int length) throws JsonProcessingException {
+        return readBytes(TREES, bytes, offset, length);
+    }
+
+    /** Reads bytes in hand with {@code reader}: every failure is a {@link JsonProcessingException}, none is I/O. */
+    private static JsonNode readBytes(com.fasterxml.jackson.databind.ObjectReader reader, byte[] bytes, int offset,
+                                      int length) throws JsonProcessingException {
         try {
-            return present(MAPPER.readTree(bytes, offset, length));
+            return present(reader.readTree(bytes, offset, length));
         } catch (NumberFormatException e) {
             throw malformedNumber(e);
         } catch (JsonProcessingException e) {
@@ -183,6 +192,16 @@ public final class Json {
         } catch (NumberFormatException e) {
             throw malformedNumber(e);
         }
+    }
+
+    /**
+     * Parses a source document of UTF-8 bytes (a request body as it came): as {@link #parseSource}, and bytes that
+     * are not UTF-8 are refused with where they are.
+     *
+     * @throws JsonProcessingException if it is not one well-formed JSON value of UTF-8 text, or repeats a key
+     */
+    public static JsonNode parseSource(byte[] bytes) throws JsonProcessingException {
+        return readBytes(SOURCES, bytes, 0, bytes.length);
     }
 
     /**

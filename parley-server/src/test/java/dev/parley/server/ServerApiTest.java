@@ -214,6 +214,14 @@ class ServerApiTest {
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body()).contains("the request body is not JSON").contains("UTF-8");
         assertThat(Http.get(server, "/v1/log/sessions/utf", null).status()).isEqualTo(404);
+
+        // and a key repeated in one object, which could only be stored by dropping one of its values
+        Http.Answer repeated = Http.send(server, "POST", "/v1/log/sessions/utf/agents/main/entries", null,
+                "{\"entries\":[{\"id\":\"u1\",\"kind\":\"message\",\"message\":{\"role\":\"assistant\",\"content\":"
+                        + "[{\"type\":\"toolCall\",\"id\":\"c1\",\"name\":\"f\",\"arguments\":{\"a\":1,\"a\":2}}]}}]}");
+        assertThat(repeated.status()).isEqualTo(400);
+        assertThat(repeated.body()).contains("Duplicate field 'a'");
+        assertThat(Http.get(server, "/v1/log/sessions/utf", null).status()).isEqualTo(404);
     }
 
     /** Regression: a page size past the int range was cut to its low 32 bits ({@code limit=4294967297} gave one). */

@@ -62,14 +62,15 @@ public final class Wire {
 
     /**
      * Parses a JSON document of UTF-8 bytes (a request body as it came): bytes that are not UTF-8 are refused with
-     * where they are, never replaced.
+     * where they are, never replaced, and so is a key repeated in one object (which a lossless store could only keep
+     * by dropping one of its values).
      *
      * @param what what the bytes are, for the message ("the request body")
-     * @throws InvalidInputException if the bytes are not UTF-8 text of one JSON value
+     * @throws InvalidInputException if the bytes are not UTF-8 text of one JSON value, or repeat a key
      */
     public static JsonNode parse(byte[] bytes, String what) {
         try {
-            return Json.parse(bytes, 0, bytes.length);
+            return Json.parseSource(bytes);
         } catch (JsonProcessingException e) {
             throw new InvalidInputException(what + " is not JSON: " + Json.problem(e), e);
         }
