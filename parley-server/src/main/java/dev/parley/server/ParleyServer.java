@@ -5,6 +5,7 @@ import dev.parley.core.UnavailableException;
 import dev.parley.core.store.Store;
 import dev.parley.server.internal.Access;
 import dev.parley.server.internal.Api;
+import dev.parley.server.internal.ProblemErrorHandler;
 import dev.parley.server.internal.Routes;
 import dev.parley.server.internal.Signals;
 import dev.parley.server.browser.Browser;
@@ -61,6 +62,7 @@ public final class ParleyServer implements AutoCloseable {
             c.http.maxRequestSize = config.maxBodyBytes();
             c.jetty.host = config.bind();
             c.jetty.port = config.port();
+            c.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
             c.staticFiles.enableWebjars();
             c.staticFiles.add(files -> {
                 files.hostedPath = "/assets";

@@ -195,6 +195,33 @@ class ServerAccessTest {
         }
     }
 
+    /** The whole answer to a request line and headers sent as they are (a path that is no URI, huge headers). */
+    private static String rawAnswer(ParleyServer on, String requestHead) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket(on.uri().getHost(), on.uri().getPort())) {
+            socket.getOutputStream().write(requestHead.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Regression: requests that never reach a route (a bad URI, a huge header) got Jetty's HTML error pages. */
+    @Test
+    void requestsJettyRefusesBeforeAnyRoute_getProblemDocuments() throws Exception {
+        String host = "Host: " + server.uri().getAuthority() + "\r\nConnection: close\r\n";
+        String[] heads = {
+            "GET /v1/log/sessions/a%zz HTTP/1.1\r\n" + host + "\r\n",
+            "GET /v1/log/sessions/" + "x".repeat(20_000) + " HTTP/1.1\r\n" + host + "\r\n",
+            "GET /v1/health HTTP/1.1\r\n" + host + "X-Big: " + "x".repeat(20_000) + "\r\n\r\n",
+        };
+        String[] statuses = {" 400 ", " 414 ", " 431 "};
+        for (int i = 0; i < heads.length; i++) {
+            String answer = rawAnswer(server, heads[i]);
+            assertThat(answer).as(statuses[i]).contains(statuses[i])
+                    .containsIgnoringCase("Content-Type: application/problem+json").doesNotContain("<html");
+            assertThat(Wire.parse(answer.substring(answer.indexOf("\r\n\r\n") + 4), "the answer").path("status")
+                    .asInt()).isEqualTo(Integer.parseInt(statuses[i].strip()));
+        }
+    }
+
     /**
      * Regression (break: CSRF and DNS rebinding): a server without tokens took a text/plain POST sent by any web page
      * (a "simple" request that needs no preflight) and answered requests addressed to any name (a page's own name

@@ -152,7 +152,9 @@ public final class Access {
             case 404 -> "NO_SUCH_ROUTE";
             case 405 -> "METHOD_NOT_ALLOWED";
             case 413 -> "PAYLOAD_TOO_LARGE";
+            case 414 -> "URI_TOO_LONG";
             case 415 -> "UNSUPPORTED_MEDIA_TYPE";
+            case 431 -> "HEADERS_TOO_LARGE";
             default -> status >= 500 ? "INTERNAL" : "HTTP_" + status;
         };
     }
