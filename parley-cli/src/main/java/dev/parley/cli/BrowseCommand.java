@@ -27,8 +27,10 @@ final class BrowseCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         ServerConfig config = ServerConfig.defaults().withPort(port);
+        dev.parley.server.ParleyServer.checkCanListen(config); // a port in use is the first thing said
+        root.requireExistingStore(); // the browser only reads: a mistyped path is reported, not created
         String browsing = "browsing " + root.storeLabel() + System.lineSeparator() + "session browser at ";
-        ServerMain.serve(root.creatableStoreUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
+        ServerMain.serve(root.storeUri(), config, new PrintStream(System.out, true, StandardCharsets.UTF_8),
                 uri -> browsing + uri + "/");
         return 0;
     }

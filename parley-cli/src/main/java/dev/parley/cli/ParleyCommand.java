@@ -127,10 +127,19 @@ public final class ParleyCommand implements Callable<Integer> {
      * @throws NotFoundException if the store's storage does not exist
      */
     Store existingStore() {
+        requireExistingStore();
+        return store();
+    }
+
+    /**
+     * For a command that only reads or removes: a store that does not exist is reported, never created.
+     *
+     * @throws NotFoundException if there is no store at the URI
+     */
+    void requireExistingStore() {
         if (opened == null && !Stores.exists(storeUri())) {
             throw new NotFoundException("no store at " + storeLabel() + " (nothing has been imported or written there yet)");
         }
-        return store();
     }
 
     /** The store's catalog. @throws UnsupportedException for the null store */

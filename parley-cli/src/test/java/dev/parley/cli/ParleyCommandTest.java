@@ -162,7 +162,7 @@ class ParleyCommandTest {
     void readOnlyCommands_onAMissingStore_reportItAndCreateNothing(String scheme) {
         Path missing = dir.resolve("typo").resolve(scheme.equals("sqlite") ? "p.db" : "store");
         for (String[] command : List.of(new String[] {"sessions"}, new String[] {"show", "abc"},
-                new String[] {"tree", "abc"}, new String[] {"delete", "abc"})) {
+                new String[] {"tree", "abc"}, new String[] {"delete", "abc"}, new String[] {"browse", "--port", "0"})) {
             String[] args = new String[command.length + 2];
             args[0] = "--store";
             args[1] = scheme + ":" + missing;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
+import dev.parley.core.IoErrors;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
@@ -63,7 +64,7 @@ final class AiderFormat {
         } catch (CharacterCodingException e) {
             throw new SourceFileException(file, 0, "not valid UTF-8", e);
         } catch (IOException e) {
-            throw new SourceFileException(file, 0, "cannot read: " + e.getMessage(), e);
+            throw new SourceFileException(file, 0, "cannot read: " + IoErrors.describe(e), e);
         }
         List<List<Block>> sessions = new ArrayList<>();
         List<Block> preamble = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.parley.formats;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.IoErrors;
 import dev.parley.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ public final class Detector {
         try (java.io.InputStream in = Files.newInputStream(file)) {
             head = in.readNBytes(1 << 16);
         } catch (IOException e) {
-            return Detection.malformed("cannot read: " + e.getMessage());
+            return Detection.malformed("cannot read: " + IoErrors.describe(e));
         }
         String text = new String(head, StandardCharsets.UTF_8);
         if (text.startsWith("\uFEFF")) {

@@ -8,6 +8,7 @@ import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.AlreadyExistsException;
 import dev.parley.core.Ids;
+import dev.parley.core.IoErrors;
 import dev.parley.core.ParleyException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
@@ -246,13 +247,13 @@ public final class Importer {
 
                 @Override
                 public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException e) {
-                    listener.problem(ImportProblem.fatal(f, 0, "cannot read: " + e.getMessage()));
+                    listener.problem(ImportProblem.fatal(f, 0, "cannot read: " + IoErrors.describe(e)));
                     rejected[0]++;
                     return java.nio.file.FileVisitResult.CONTINUE;
                 }
             });
         } catch (IOException e) {
-            listener.problem(ImportProblem.fatal(root, 0, "cannot list the directory: " + e.getMessage()));
+            listener.problem(ImportProblem.fatal(root, 0, "cannot list the directory: " + IoErrors.describe(e)));
             rejected[0]++;
         }
         files.sort(null);

@@ -3,6 +3,7 @@ package dev.parley.formats;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.parley.core.IoErrors;
 import dev.parley.json.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,7 +31,7 @@ final class JsonLines {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new SourceFileException(file, 0, "cannot read: " + e.getMessage(), e);
+            throw new SourceFileException(file, 0, "cannot read: " + IoErrors.describe(e), e);
         }
         List<Line> out = new ArrayList<>();
         int start = bytes.length >= 3 && (bytes[0] & 0xff) == 0xEF && (bytes[1] & 0xff) == 0xBB
