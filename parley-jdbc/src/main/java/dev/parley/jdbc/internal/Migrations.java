@@ -91,11 +91,25 @@ public final class Migrations {
         }
     }
 
-    /** Flyway's message without the banner of SQL state and error code that it appends below a line of dashes. */
+    /**
+     * Flyway's message on one line: its title and the driver's message (the reason: a full disk, a refused
+     * connection), without the lines of dashes, SQL state and error code of its banner.
+     */
     static String problem(FlywayException e) {
-        String message = String.valueOf(e.getMessage());
-        int banner = message.indexOf("\n---");
-        return (banner < 0 ? message : message.substring(0, banner)).strip();
+        StringBuilder out = new StringBuilder();
+        for (String line : String.valueOf(e.getMessage()).split("\n")) {
+            String t = line.strip();
+            if (t.isEmpty() || t.startsWith("---") || t.startsWith("SQL State") || t.startsWith("Error Code")) {
+                continue;
+            }
+            if (t.startsWith("Message") && t.contains(":")) {
+                t = t.substring(t.indexOf(':') + 1).strip();
+            }
+            if (out.indexOf(t) < 0) {
+                out.append(out.length() == 0 ? "" : "; ").append(t);
+            }
+        }
+        return out.toString();
     }
 
     /**
