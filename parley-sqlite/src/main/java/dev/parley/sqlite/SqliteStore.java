@@ -137,7 +137,6 @@ public final class SqliteStore extends JdbcStore {
         return null;
     }
 
-    /** Why an existing database file can only be read, or null when it and its directory can be written. */
     /**
      * Refuses a file with content that is not a SQLite database, before SQLite or a migration tries it (which would
      * report it as damaged, or, where it cannot be written, as a schema to migrate).
@@ -149,7 +148,7 @@ public final class SqliteStore extends JdbcStore {
         try {
             sqlite = SqliteSchema.startsAsSqlite(file);
         } catch (IOException e) {
-            throw new UnavailableException("cannot read " + where + ": " + e, e);
+            throw new UnavailableException("cannot read " + where + ": " + IoErrors.describe(e), e);
         }
         if (Boolean.FALSE.equals(sqlite)) {
             throw new CorruptRecordException(where, "the file is not a SQLite database (it does not start with"
@@ -157,6 +156,7 @@ public final class SqliteStore extends JdbcStore {
         }
     }
 
+    /** Why an existing database file can only be read, or null when it and its directory can be written. */
     private static String whyReadOnly(Path file) {
         if (!Files.isWritable(file)) {
             return "the file cannot be written (a read-only file, or a read-only file system)";
