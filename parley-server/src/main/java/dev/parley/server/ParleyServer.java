@@ -56,7 +56,8 @@ public final class ParleyServer implements AutoCloseable {
         Signals signals = new Signals();
         Api api = new Api(store, Clock.systemUTC(), IdGenerator.uuidV7(), signals);
         Tokens tokens = config.tokens();
-        Access access = new Access(tokens::scopeOf, tokens.isEmpty(), Tokens.ANY_SCOPE, config.maxBodyBytes());
+        Access access = new Access(tokens::scopeOf, tokens.isEmpty(), Tokens.ANY_SCOPE, config.maxBodyBytes(),
+                config.bind());
         Javalin app = Javalin.create(c -> {
             c.startup.showJavalinBanner = false;
             c.http.maxRequestSize = config.maxBodyBytes();

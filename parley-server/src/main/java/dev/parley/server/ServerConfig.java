@@ -12,8 +12,9 @@ import java.util.Objects;
  * @param bind the address to listen on; {@value #DEFAULT_BIND} (loopback) by default. A non-loopback address needs
  *     tokens: the server refuses to listen there without them
  * @param port the TCP port; 0 picks a free one ({@link ParleyServer#port()} tells which)
- * @param tokens the bearer tokens and the scope each is bound to; {@link Tokens#none()} for none (then every request
- *     is accepted and reaches the scope its {@code Parley-Scope} header names, or the store's)
+ * @param tokens the bearer tokens and the scope each is bound to; {@link Tokens#none()} for none (then a request
+ *     addressed by a loopback name and sent by no web page of another origin is answered, in the scope its
+ *     {@code Parley-Scope} header names or the store's; any other gets 403)
  * @param maxBodyBytes the largest request body accepted, in bytes; a larger one gets 413 with a problem document
  * @param eventPollInterval how often a live event stream looks for entries appended by another process (appends
  *     through this server wake it at once)
@@ -29,13 +30,16 @@ public record ServerConfig(String bind, int port, Tokens tokens, long maxBodyByt
     public static final Duration DEFAULT_EVENT_POLL_INTERVAL = Duration.ofMillis(250);
 
     /**
-     * @throws InvalidInputException if the port or a limit is out of range, the address cannot be resolved, or it is
-     *     not a loopback address and there are no tokens
+     * @throws InvalidInputException if the port or a limit is out of range, the address is blank or cannot be
+     *     resolved, or it is not a loopback address and there are no tokens
      */
     public ServerConfig {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(eventPollInterval, "eventPollInterval");
+        if (bind.isBlank()) {
+            throw new InvalidInputException("the address to listen on is blank: name one, such as " + DEFAULT_BIND);
+        }
         if (port < 0 || port > 65535) {
             throw new InvalidInputException("port must be 0 to 65535, got " + port);
         }

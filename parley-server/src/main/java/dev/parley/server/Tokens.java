@@ -38,7 +38,10 @@ public final class Tokens {
         this.scopes = Map.copyOf(scopes);
     }
 
-    /** No tokens: every request is accepted (loopback only). */
+    /**
+     * No tokens: the server listens only on loopback and answers the programs of this machine, each in the scope its
+     * {@code Parley-Scope} header names (or the store's), but no web page of another origin.
+     */
     public static Tokens none() {
         return new Tokens(Map.of());
     }

@@ -203,7 +203,10 @@ class ServerAccessTest {
         }
     }
 
-    /** Regression: requests that never reach a route (a bad URI, a huge header) got Jetty's HTML error pages. */
+    /**
+     * Regression: requests that never reach a route (a bad URI, a huge header) got Jetty's HTML error pages, and with
+     * another method than GET, POST or HEAD an empty body.
+     */
     @Test
     void requestsJettyRefusesBeforeAnyRoute_getProblemDocuments() throws Exception {
         String host = "Host: " + server.uri().getAuthority() + "\r\nConnection: close\r\n";
@@ -211,8 +214,10 @@ class ServerAccessTest {
             "GET /v1/log/sessions/a%zz HTTP/1.1\r\n" + host + "\r\n",
             "GET /v1/log/sessions/" + "x".repeat(20_000) + " HTTP/1.1\r\n" + host + "\r\n",
             "GET /v1/health HTTP/1.1\r\n" + host + "X-Big: " + "x".repeat(20_000) + "\r\n\r\n",
+            "DELETE /v1/log/sessions/a%zz HTTP/1.1\r\n" + host + "\r\n",
+            "PUT /v1/log/sessions/" + "x".repeat(20_000) + " HTTP/1.1\r\n" + host + "\r\n",
         };
-        String[] statuses = {" 400 ", " 414 ", " 431 "};
+        String[] statuses = {" 400 ", " 414 ", " 431 ", " 400 ", " 414 "};
         for (int i = 0; i < heads.length; i++) {
             String answer = rawAnswer(server, heads[i]);
             assertThat(answer).as(statuses[i]).contains(statuses[i])
@@ -247,12 +252,62 @@ class ServerAccessTest {
 
             assertThat(raw(local, "GET", "/v1/health", "localhost:" + port, null, null, null)).contains(" 200");
             assertThat(raw(local, "GET", "/v1/health", "[::1]:" + port, null, null, null)).contains(" 200");
-            assertThat(raw(local, "POST", append, self, "http://localhost:" + port, "application/json; charset=utf-8",
-                    batch("mine"))).contains(" 200");
+            assertThat(raw(local, "POST", append, "localhost:" + port, "http://localhost:" + port,
+                    "application/json; charset=utf-8", batch("mine"))).contains(" 200");
             assertThat(open.log().load(new dev.parley.core.SessionId("csrf"), null)).hasSize(1);
         }
         // with tokens a page cannot attach the token: the name is not checked
         assertThat(Http.get(server, "/v1/health", TOKEN_A).status()).isEqualTo(200);
         assertThat(raw(server, "GET", "/v1/health", "some-name.example", null, null, null)).contains(" 401");
+    }
+
+    /**
+     * Regression (review): the guard knew loopback only as 127.x.y.z, "::1" and localhost as written, so a client
+     * addressing the server as [0:0:0:0:0:0:0:1], [::ffff:127.0.0.1] or "localhost." got 403; and it took a page of
+     * any loopback origin (another local web application's) for one of its own.
+     */
+    @Test
+    void withoutTokens_everySpellingOfLoopbackIsServed_butOnlyPagesOfTheAddressedOrigin() throws Exception {
+        try (Store open = Stores.open("memory:"); ParleyServer local = ParleyServer.start(open,
+                ServerConfig.defaults().withPort(0))) {
+            int port = local.uri().getPort();
+            for (String host : new String[] {"[0:0:0:0:0:0:0:1]", "[::ffff:127.0.0.1]", "localhost.", "127.0.0.2",
+                    "LOCALHOST", "app.localhost", "127.255.255.255"}) {
+                assertThat(raw(local, "GET", "/v1/health", host + ":" + port, null, null, null)).as(host)
+                        .contains(" 200");
+            }
+            for (String host : new String[] {"[::ffff:10.0.0.1]", "127.0.0.1.nip.io", "localhost.example", "0x7f.1",
+                    "127.0.0.300"}) {
+                assertThat(raw(local, "GET", "/v1/health", host + ":" + port, null, null, null)).as(host)
+                        .contains(" 403");
+            }
+            // not a name at all: refused, by the guard or by Jetty before it
+            assertThat(raw(local, "GET", "/v1/health", "[.:]:" + port, null, null, null)).doesNotContain(" 200");
+            String self = local.uri().getAuthority();
+            assertThat(raw(local, "GET", "/v1/health", self, "http://" + self, null, null)).contains(" 200");
+            assertThat(raw(local, "GET", "/v1/health", "[::1]:" + port, "http://[::1]:" + port, null, null))
+                    .contains(" 200");
+            String append = "/v1/log/sessions/csrf/agents/main/entries";
+            int other = port == 65535 ? port - 1 : port + 1;
+            assertThat(raw(local, "POST", append, self, "http://localhost:" + other, "application/json", batch("x")))
+                    .contains(" 403");
+            assertThat(raw(local, "POST", append, self, "http://[::1]:" + port, "application/json", batch("x")))
+                    .contains(" 403");
+            assertThat(raw(local, "GET", "/v1/health", self, "http://localhost", null, null)).contains(" 403");
+            assertThat(open.log().load(new dev.parley.core.SessionId("csrf"), null)).isEmpty();
+        }
+    }
+
+    @Test
+    void config_blankBind_isRefused() {
+        assertThatThrownBy(() -> ServerConfig.defaults().withBind(" ")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("blank");
+    }
+
+    /** Regression (review): with tokens, a request without one but with a body that is not JSON got 415, not 401. */
+    @Test
+    void withTokens_aRequestWithoutToken_is401_whateverItsBody() throws Exception {
+        assertThat(raw(server, "POST", "/v1/log/sessions/s1/agents/main/entries", server.uri().getAuthority(), null,
+                "text/plain", batch("x"))).contains(" 401");
     }
 }

@@ -4,16 +4,22 @@ import dev.parley.core.store.Scopes;
 import dev.parley.json.wire.Problems;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Runs before every {@code /v1} handler: refuses a body over the limit (413) or not of JSON (415), finds the caller's
- * scope from the bearer token (401 without a valid one when tokens are configured; 403 when the request names a scope
- * its token is not bound to) and leaves it on the request for {@link Api#store}. Without tokens (a server on loopback),
- * {@link #checkLoopback} runs before every route: only requests addressed to loopback and not sent by another site's
- * page are answered.
+ * Runs before every {@code /v1} handler: finds the caller's scope from the bearer token (401 without a valid one when
+ * tokens are configured; 403 when the request names a scope its token is not bound to), refuses a body over the limit
+ * (413) or not of JSON (415), and leaves the scope on the request for {@link Api#store}. Without tokens (a server on
+ * loopback), {@link #checkLoopback} runs before every route: only requests addressed to this server by a loopback name
+ * and not sent by a page of another origin are answered.
  */
 public final class Access {
     /** The header a request may name its scope with (honoured without tokens, or for an administrative token). */
@@ -23,26 +29,34 @@ public final class Access {
     private final boolean open;
     private final String anyScope;
     private final long maxBodyBytes;
+    private final String bind;
 
     /**
      * @param tokens the scope of a presented token, empty when the token is unknown
-     * @param open whether no tokens are configured (every request is accepted)
+     * @param open whether no tokens are configured (then only loopback requests from no other origin are answered,
+     *     each in the scope it names)
      * @param anyScope the scope value of an administrative token
      * @param maxBodyBytes the body limit, in bytes
+     * @param bind the name or address the server listens on as configured, which a request may be addressed to
      */
-    public Access(Function<String, Optional<String>> tokens, boolean open, String anyScope, long maxBodyBytes) {
+    public Access(Function<String, Optional<String>> tokens, boolean open, String anyScope, long maxBodyBytes,
+                  String bind) {
         this.tokens = tokens;
         this.open = open;
         this.anyScope = anyScope;
         this.maxBodyBytes = maxBodyBytes;
+        this.bind = withoutRootDot(bind.toLowerCase(Locale.ROOT));
     }
 
     /**
      * Without tokens, any program of this machine may call the server, but a web page must not: a page of another
      * site can send "simple" requests to loopback (a form's POST, which needs no permission from the server), and a
      * name of its own that it resolves to 127.0.0.1 (DNS rebinding) makes the answers readable to it. So a request
-     * whose {@code Host} is not a loopback name or address, or whose {@code Origin} is another site's, is refused
-     * (403). With tokens, a page cannot attach the bearer token, and nothing is checked here.
+     * is refused (403) when its {@code Host} is neither a loopback name ({@code localhost}, a name under it, with or
+     * without the root's dot), a loopback address literal (127.0.0.0/8; {@code ::1} in any spelling, or
+     * {@code ::ffff:127.x.y.z}; no zone id) nor the name the server was told to listen on, or when it carries an
+     * {@code Origin} other than the {@code Host} it is addressed to (a page of this server, the session browser's).
+     * Nothing is resolved through DNS. With tokens, a page cannot attach the bearer token, and nothing is checked here.
      */
     void checkLoopback(Context ctx) {
         if (!open) {
@@ -51,14 +65,15 @@ public final class Access {
         String host = ctx.header("Host");
         if (host == null || !isLoopbackName(hostOf(host))) {
             throw new HttpResponseException(403, "the request is addressed to '" + host + "', not to a loopback"
-                    + " address: a server without tokens answers only requests to 127.0.0.1, [::1] or localhost (a"
-                    + " guard against DNS rebinding); configure tokens to serve other names", Map.of());
+                    + " name: a server without tokens answers only requests to localhost, a loopback address or the"
+                    + " name it listens on (a guard against DNS rebinding); configure tokens to serve other names",
+                    Map.of());
         }
         String origin = ctx.header("Origin");
-        if (origin != null && !isLoopbackOrigin(origin)) {
+        if (origin != null && !isOrigin(origin, host)) {
             throw new HttpResponseException(403, "the request comes from a page of " + origin + ": a server without"
-                    + " tokens answers only programs of this machine and its own pages (a guard against cross-site"
-                    + " requests)", Map.of());
+                    + " tokens answers only programs of this machine and the pages it serves itself (a guard against"
+                    + " cross-site requests)", Map.of());
         }
     }
 
@@ -72,25 +87,70 @@ public final class Access {
         return colon < 0 ? authority : authority.substring(0, colon);
     }
 
-    /** A loopback name or address as written, never resolved: localhost, a name under it, 127.x.y.z or ::1. */
-    private static boolean isLoopbackName(String host) {
-        String h = host.toLowerCase(java.util.Locale.ROOT);
-        return h.equals("localhost") || h.endsWith(".localhost") || h.equals("::1")
-                || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    /**
+     * A loopback name or address as written, never resolved through DNS: localhost or a name under it (with or
+     * without the root's dot), the configured bind name, or an IPv4 or IPv6 literal of a loopback address.
+     */
+    private boolean isLoopbackName(String host) {
+        String h = withoutRootDot(host.toLowerCase(Locale.ROOT));
+        return !h.isEmpty() && (h.equals("localhost") || h.endsWith(".localhost") || h.equals(bind)
+                || isLoopbackLiteral(h));
     }
 
-    private static boolean isLoopbackOrigin(String origin) {
+    private static String withoutRootDot(String name) {
+        return name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+    }
+
+    /**
+     * Whether {@code host} is an address literal of loopback: four decimal parts of 0 to 255 starting with 127, or an
+     * IPv6 literal, which {@link InetAddress#getByName} parses in brackets and, since it is in brackets, never looks up.
+     */
+    private static boolean isLoopbackLiteral(String host) {
+        if (host.indexOf(':') >= 0) {
+            try {
+                return InetAddress.getByName("[" + host + "]").isLoopbackAddress();
+            } catch (UnknownHostException e) {
+                return false; // not an IPv6 literal
+            }
+        }
+        String[] parts = host.split("\\.", -1);
+        if (parts.length != 4 || !parts[0].equals("127")) {
+            return false;
+        }
+        for (String part : parts) {
+            if (!part.matches("\\d{1,3}") || Integer.parseInt(part) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code origin} names the same host and port as the {@code Host} the request is addressed to: a page
+     * this server served (a port forwarded elsewhere still matches, since the browser sends both as it sees them).
+     */
+    private static boolean isOrigin(String origin, String host) {
         try {
-            java.net.URI uri = new java.net.URI(origin);
-            String host = uri.getHost();
-            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && host != null
-                    && isLoopbackName(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
-        } catch (java.net.URISyntaxException e) {
+            URI uri = new URI(origin);
+            String scheme = uri.getScheme();
+            String originHost = uri.getHost();
+            if (originHost == null || !("http".equals(scheme) || "https".equals(scheme))) {
+                return false;
+            }
+            int defaultPort = "https".equals(scheme) ? 443 : 80;
+            int originPort = uri.getPort() >= 0 ? uri.getPort() : defaultPort;
+            URI addressed = new URI(scheme + "://" + host);
+            int hostPort = addressed.getPort() >= 0 ? addressed.getPort() : defaultPort;
+            return originPort == hostPort && addressed.getHost() != null
+                    && withoutRootDot(originHost.toLowerCase(Locale.ROOT))
+                            .equals(withoutRootDot(addressed.getHost().toLowerCase(Locale.ROOT)));
+        } catch (URISyntaxException e) {
             return false; // "null" (a sandboxed page, a file) and anything unreadable
         }
     }
 
     void check(Context ctx) {
+        String scope = scopeOf(ctx);
         long length = ctx.req().getContentLengthLong();
         if (length > maxBodyBytes) {
             throw new HttpResponseException(413, "the request body is " + length + " bytes; the limit is "
@@ -98,48 +158,48 @@ public final class Access {
         }
         String type = ctx.header("Content-Type");
         if ((length > 0 || ctx.header("Transfer-Encoding") != null) && !isJson(type)) {
-            throw new HttpResponseException(415, "the request body must be JSON (Content-Type: application/json),"
-                    + " not " + (type == null ? "without a Content-Type" : type), Map.of());
-        }
-        String named = ctx.header(SCOPE_HEADER);
-        if (named != null) {
-            Scopes.require(named);
-        }
-        String scope;
-        if (open) {
-            scope = named;
-        } else {
-            String auth = ctx.header("Authorization");
-            String token = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip() : null;
-            String bound = tokens.apply(token).orElse(null);
-            if (bound == null) {
-                ctx.header("WWW-Authenticate", "Bearer realm=\"parley\"");
-                throw new HttpResponseException(401, token == null ? "a bearer token is required"
-                        : "the bearer token is not valid", Map.of());
-            }
-            if (bound.equals(anyScope)) {
-                scope = named;
-            } else if (named != null && !named.equals(bound)) {
-                throw new HttpResponseException(403, "the token is bound to another scope than '" + named + "' (the"
-                        + " Parley-Scope header, which the conformance kit sends, needs a token of the scope '*')",
-                        Map.of());
-            } else {
-                scope = bound;
-            }
+            throw new HttpResponseException(415, "the request body must be JSON (Content-Type: application/json or"
+                    + " another application/*+json type), not "
+                    + (type == null ? "without a Content-Type" : type), Map.of());
         }
         if (scope != null) {
             ctx.attribute(Api.SCOPE_ATTRIBUTE, scope);
         }
     }
 
+    /** The caller's scope: its token's, or the one it names where it may; null for the store's own. */
+    private @Nullable String scopeOf(Context ctx) {
+        String named = ctx.header(SCOPE_HEADER);
+        if (open) {
+            return named == null ? null : Scopes.require(named);
+        }
+        String auth = ctx.header("Authorization");
+        String token = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip() : null;
+        String bound = tokens.apply(token).orElse(null);
+        if (bound == null) {
+            ctx.header("WWW-Authenticate", "Bearer realm=\"parley\"");
+            throw new HttpResponseException(401, token == null ? "a bearer token is required"
+                    : "the bearer token is not valid", Map.of());
+        }
+        if (bound.equals(anyScope)) {
+            return named == null ? null : Scopes.require(named);
+        }
+        if (named != null && !named.equals(bound)) {
+            throw new HttpResponseException(403, "the token is bound to another scope than '" + named + "' (the"
+                    + " Parley-Scope header, which the conformance kit sends, needs a token of the scope '*')",
+                    Map.of());
+        }
+        return bound;
+    }
+
     /** application/json, or a JSON type ({@code +json}), with or without parameters. */
-    private static boolean isJson(@org.jspecify.annotations.Nullable String contentType) {
+    private static boolean isJson(@Nullable String contentType) {
         if (contentType == null) {
             return false;
         }
         int semicolon = contentType.indexOf(';');
         String media = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).strip()
-                .toLowerCase(java.util.Locale.ROOT);
+                .toLowerCase(Locale.ROOT);
         return media.equals("application/json") || (media.startsWith("application/") && media.endsWith("+json"));
     }
 

@@ -14,15 +14,22 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Jetty's answers to requests that never reach a route (a path that is not a valid URI, a header or URI too long):
- * problem documents like every other error of the server, not Jetty's HTML pages.
+ * Jetty's answers to requests that never reach a route (a path that is not a valid URI, a header or URI too long), for
+ * every method: problem documents like every other error of the server, not Jetty's HTML pages nor an empty body. A
+ * server error (5xx) names only its status: what went wrong inside is never sent.
  */
 public final class ProblemErrorHandler extends ErrorHandler {
     private static final HttpField PROBLEM_TYPE = new HttpField(HttpHeader.CONTENT_TYPE, Problems.MEDIA_TYPE);
 
     private static byte[] problem(int status, String reason) {
-        String detail = reason == null || reason.isBlank() ? HttpStatus.getMessage(status) : reason;
+        String detail = reason == null || reason.isBlank() || status >= 500 ? HttpStatus.getMessage(status) : reason;
         return Json.write(Problems.of(status, Access.codeOf(status), detail)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Every method gets a problem document; Jetty's default writes a body only for GET, POST and HEAD. */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
     }
 
     @Override
