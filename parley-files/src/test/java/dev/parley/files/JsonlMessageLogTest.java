@@ -263,4 +263,27 @@ class JsonlMessageLogTest {
             }
         }
     }
+
+    /**
+     * loadAfter answers from the session's index of lines: what another instance (another process) appended or cut
+     * since is seen, and a window read after a truncation holds no entry that was cut.
+     */
+    @Test
+    void loadAfter_seesWhatAnotherInstanceAppendedAndCut() {
+        try (JsonlStore mine = open(); JsonlStore other = open()) {
+            mine.log().append(S, A, List.of(entry("a", null, "one"), entry("b", "a", "two"), entry("c", "b", "three")));
+            assertThat(mine.log().loadAfter(S, 1, 10)).extracting(e -> e.id().value()).containsExactly("b", "c");
+
+            other.log().append(S, A, List.of(entry("d", "c", "four")));
+            assertThat(mine.log().loadAfter(S, 2, 2)).extracting(e -> e.id().value()).containsExactly("c", "d");
+
+            other.log().truncateAfter(S, new EntryId("a"));
+            other.log().append(S, A, List.of(entry("e", "a", "five")));
+            List<Entry> window = mine.log().loadAfter(S, 0, 10);
+            assertThat(window).extracting(e -> e.id().value()).containsExactly("a", "e");
+            assertThat(window.get(1).seq()).isEqualTo(5); // seqs are never reused
+            assertThat(mine.log().loadAfter(S, 4, 10)).extracting(e -> e.id().value()).containsExactly("e");
+            assertThat(mine.log().loadAfter(S, 5, 10)).isEmpty();
+        }
+    }
 }

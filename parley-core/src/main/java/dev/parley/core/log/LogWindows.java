@@ -4,6 +4,7 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.model.Entry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 
 /** The argument checks and the in-memory cut of {@link MessageLog#loadAfter}, shared by backends. */
 public final class LogWindows {
@@ -21,6 +22,26 @@ public final class LogWindows {
         if (limit < 1) {
             throw new InvalidInputException("a window holds at least 1 entry, not " + limit);
         }
+    }
+
+    /**
+     * The first position of {@code count} positions, in ascending seq order, whose seq is greater than
+     * {@code afterSeq}; {@code count} when there is none. A binary search.
+     *
+     * @param seqAt the seq at a position from 0 to {@code count - 1}
+     */
+    public static int firstAfter(int count, IntToLongFunction seqAt, long afterSeq) {
+        int low = 0;
+        int high = count;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (seqAt.applyAsLong(mid) <= afterSeq) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     /** The first {@code limit} entries of {@code entries} (ascending seq) whose seq is greater than {@code afterSeq}. */

@@ -9,6 +9,7 @@ import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendCheck;
 import dev.parley.core.log.CatalogCursor;
 import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.LogWindows;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
@@ -118,6 +119,19 @@ final class MemoryMessageLog implements MessageLog, SessionCatalog {
         }
         return agent == null ? List.copyOf(data.entries)
                 : data.entries.stream().filter(e -> e.agentId().equals(agent)).toList();
+    }
+
+    /** {@inheritDoc} <p>Copies only the window, found by a binary search on seq. */
+    @Override
+    public synchronized List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
+        LogWindows.check(afterSeq, limit);
+        SessionData data = sessions.get(session);
+        if (data == null) {
+            return List.of();
+        }
+        List<Entry> entries = data.entries;
+        int low = LogWindows.firstAfter(entries.size(), i -> entries.get(i).seq(), afterSeq);
+        return List.copyOf(entries.subList(low, (int) Math.min(entries.size(), (long) low + limit)));
     }
 
     @Override

@@ -16,6 +16,7 @@ import dev.parley.core.UnavailableException;
 import dev.parley.core.log.AppendCheck;
 import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.CatalogCursor;
+import dev.parley.core.log.LogWindows;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
@@ -639,6 +640,31 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             }
         }
         return mine;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads only the window's lines, found through the session's index (brought up to date first, reading what
+     * was appended since): a reader paging through a long session, or an event stream catching up, does not read the
+     * file over again for each window.
+     */
+    @Override
+    public List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
+        LogWindows.check(afterSeq, limit);
+        ensureOpen();
+        return read(session, (channel, size) -> {
+            SessionFile.Index index = refresh(session, channel, size);
+            long[] seqs = index.seqs;
+            int count = index.order.size();
+            int low = LogWindows.firstAfter(count, i -> seqs[i], afterSeq);
+            int end = (int) Math.min(count, (long) low + limit);
+            List<Entry> window = new ArrayList<>(end - low);
+            for (int i = low; i < end; i++) {
+                window.add(SessionFile.readEntry(fileOf(session), channel, index.order.get(i), seqs[i]));
+            }
+            return List.copyOf(window);
+        }, List.of());
     }
 
     @Override

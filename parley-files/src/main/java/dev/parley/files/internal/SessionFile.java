@@ -97,6 +97,12 @@ final class SessionFile {
         long messages;
         /** Where each committed entry's line is, so that a retried append can read the stored entry back. */
         final Map<EntryId, Span> spans = new HashMap<>();
+        /**
+         * Every committed entry's line in file order, which is ascending seq order, and in {@link #seqs} the seq of
+         * each: the windows of loadAfter (a long and a reference per entry; the spans are those of {@link #spans}).
+         */
+        final List<Span> order = new ArrayList<>();
+        long[] seqs = new long[16];
         final Map<AgentId, Entry> lastByAgent = new HashMap<>();
         final Map<AgentId, Usage> usage = new LinkedHashMap<>();
 
@@ -719,14 +725,33 @@ final class SessionFile {
      * @throws CorruptRecordException if the line there is not that entry's record (the file changed under the index)
      */
     static Entry readEntry(Path path, FileChannel channel, Span span, EntryId expected) throws IOException {
+        Entry entry = readEntryAt(path, channel, span);
+        if (entry == null || !entry.id().equals(expected)) {
+            throw new CorruptRecordException(path + ":" + span.line(), "the line indexed for entry " + expected
+                    + " holds another record");
+        }
+        return entry;
+    }
+
+    /**
+     * Reads back the committed entry of seq {@code expectedSeq} at {@code span}.
+     *
+     * @throws CorruptRecordException if the line there is not that entry's record (the file changed under the index)
+     */
+    static Entry readEntry(Path path, FileChannel channel, Span span, long expectedSeq) throws IOException {
+        Entry entry = readEntryAt(path, channel, span);
+        if (entry == null || entry.seq() != expectedSeq) {
+            throw new CorruptRecordException(path + ":" + span.line(), "the line indexed for seq " + expectedSeq
+                    + " holds another record");
+        }
+        return entry;
+    }
+
+    private static @Nullable Entry readEntryAt(Path path, FileChannel channel, Span span) throws IOException {
         byte[] bytes = read(channel, span.start(), span.start() + span.length());
         String location = path + ":" + span.line();
         StrictObject record = StrictObject.of(parse(bytes, 0, bytes.length, location), location);
-        Entry entry = "entry".equals(record.string("type")) ? decodeEntry(record, location) : null;
-        if (entry == null || !entry.id().equals(expected)) {
-            throw new CorruptRecordException(location, "the line indexed for entry " + expected + " holds another record");
-        }
-        return entry;
+        return "entry".equals(record.string("type")) ? decodeEntry(record, location) : null;
     }
 
     private static void requireNoOpenBatch(List<Entry> pending, String location) {
@@ -743,6 +768,11 @@ final class SessionFile {
             throw new CorruptRecordException(location, "parent " + e.parentId() + " is not an earlier entry");
         }
         index.spans.put(e.id(), span);
+        if (index.order.size() == index.seqs.length) {
+            index.seqs = java.util.Arrays.copyOf(index.seqs, index.seqs.length * 2);
+        }
+        index.seqs[index.order.size()] = e.seq();
+        index.order.add(span);
         index.lastByAgent.put(e.agentId(), e);
         index.highWater = Math.max(index.highWater, e.seq());
         index.entries++;
