@@ -714,7 +714,7 @@ public final class Agent {
         for (ConversationItem item : items) {
             Usage u = item.message().usage();
             if (u != null) {
-                tokensBefore = u.inputTokens() + u.cacheReadTokens() + u.cacheWriteTokens() + u.outputTokens();
+                tokensBefore = u.totalTokens();
             }
         }
         EntryId firstKept = cut < items.size() ? items.get(cut).entry() : null;

@@ -30,6 +30,11 @@ class StoresTest {
         assertThat(Stores.redact("postgres:jdbc:postgresql://u:pw@h/db?password=pw2"))
                 .isEqualTo("postgres:jdbc:postgresql://u:***@h/db?password=***");
         assertThat(Stores.redact("jsonl:/srv/token=a/b")).isEqualTo("jsonl:/srv/token=a/b"); // a path, not a parameter
+        // review: API keys, and URIs quoted inside a message, were printed whole
+        assertThat(Stores.redact("https://h/v1?api-key=k1&x=1")).isEqualTo("https://h/v1?api-key=***&x=1");
+        assertThat(Stores.redact("call to http://me:pw@h:80/v1?apikey=k2 failed: port 8080 x@y"))
+                .isEqualTo("call to http://me:***@h:80/v1?apikey=*** failed: port 8080 x@y");
+        assertThat(Stores.redact("call to http://h:8080 failed: mail x@y")).isEqualTo("call to http://h:8080 failed: mail x@y");
     }
 
     @Test

@@ -30,9 +30,12 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
         return new Usage(inputTokens, outputTokens, 0, 0, 0, null);
     }
 
-    /** The sum of input, output, cache-read and cache-write tokens. */
+    /**
+     * The sum of input, output, cache-read and cache-write tokens, saturated at {@link Long#MAX_VALUE} as {@link #plus}
+     * saturates: never negative.
+     */
     public long totalTokens() {
-        return inputTokens + outputTokens + cacheReadTokens + cacheWriteTokens;
+        return saturatedSum(saturatedSum(inputTokens, outputTokens), saturatedSum(cacheReadTokens, cacheWriteTokens));
     }
 
     /**

@@ -105,12 +105,13 @@ public final class Stores {
 
     /**
      * The URI with its secrets masked, for messages, logs and prompts: the value of every query parameter whose name
-     * ends in {@code password} or {@code token} (a remote store's {@code parley.token}) and the password of a
-     * {@code //user:password@host} authority become {@code ***}.
+     * ends in {@code password}, {@code token} (a remote store's {@code parley.token}) or {@code key} ({@code api-key},
+     * {@code apikey}) and the password of a {@code //user:password@host} authority become {@code ***}. Also applies to
+     * a text that holds such a URI among other words.
      */
     public static String redact(String uri) {
-        return uri.replaceAll("(?i)([?&;][^=&;?]*(?:password|token)=)[^&;]*", "$1***")
-                .replaceAll("(//[^/@:?#]*:)[^/@?#]*@", "$1***@");
+        return uri.replaceAll("(?i)([?&;][^=&;?\\s]*(?:password|token|key)=)[^&;\\s]*", "$1***")
+                .replaceAll("(//[^/@:?#\\s]*:)[^/@?#\\s]*@", "$1***@");
     }
 
     /** The default store's URI: {@code sqlite:$PARLEY_HOME/parley.db}. */
