@@ -106,7 +106,7 @@ final class ExportCommand implements Callable<Integer> {
                         // the original failure is what matters
                     }
                 }
-                throw new InvalidInputException("cannot write " + output + ": " + IoErrors.describe(e), e);
+                throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
             }
         }
         return 0;

@@ -2,6 +2,7 @@ package dev.parley.cli;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.store.Store;
+import dev.parley.remote.RemoteStats;
 import dev.parley.remote.RemoteStatus;
 import dev.parley.remote.RemoteStore;
 import dev.parley.remote.SyncReport;
@@ -73,13 +74,19 @@ final class RemoteCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            SyncReport r = remote.remote().sync();
-            spec.commandLine().getOut().println("replayed " + r.replayed() + ", refused " + r.conflicts()
+            RemoteStore store = remote.remote();
+            SyncReport r = store.sync();
+            // Opening the store may already have replayed in the background: count what this process replayed and
+            // refused since it opened the store (sync's own work included), not only what sync found still pending.
+            RemoteStats since = store.stats();
+            long replayed = since.replays();
+            long refused = since.conflicts();
+            spec.commandLine().getOut().println("replayed " + replayed + ", refused " + refused
                     + ", pending " + r.pending() + (r.stoppedBy() == null ? "" : " (" + r.stoppedBy() + ")"));
             if (r.pending() > 0) {
                 return dev.parley.core.ErrorCode.UNAVAILABLE.exitCode();
             }
-            return r.conflicts() > 0 ? dev.parley.core.ErrorCode.REVISION_CONFLICT.exitCode() : 0;
+            return refused > 0 ? dev.parley.core.ErrorCode.REVISION_CONFLICT.exitCode() : 0;
         }
     }
 }

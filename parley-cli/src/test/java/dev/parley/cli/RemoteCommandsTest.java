@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.parley.cli.RecordsCommandsTest.Run;
 import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.model.Message;
@@ -145,6 +146,31 @@ class RemoteCommandsTest {
         Run up = parley("--store", uri, "remote", "status");
         assertThat(up.exit()).isZero();
         assertThat(up.out()).contains("(answers)", "pending    0 ");
+    }
+
+    /**
+     * A write the server refuses at replay is a conflict (exit 5), whether {@code sync} or the background replay, which
+     * may run first after the store opens (every 10 ms here), got to it; the server's entry is kept.
+     */
+    @Test
+    void remoteSync_aWriteTheServerRefuses_isExit5_whoeverReplayedIt() {
+        int port = server.port();
+        String uri = remote("&parley.timeout=500&parley.replay=10");
+        EntryId clash = IdGenerator.uuidV7().newEntryId();
+        server.close();
+        try (Store store = Stores.open(uri)) {
+            store.log().append(new SessionId("clash"), AgentId.MAIN, List.of(NewEntry.of(clash, null, Instant.now(),
+                    Message.user("written offline"))), Usage.ZERO);
+        }
+        backend.log().append(new SessionId("clash"), AgentId.MAIN, List.of(NewEntry.of(clash, null, Instant.now(),
+                Message.user("written on the server"))), Usage.ZERO);
+
+        server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+        Run sync = parley("--store", uri, "remote", "sync");
+        assertThat(sync.exit()).as(sync.out() + sync.err()).isEqualTo(5);
+        assertThat(sync.out()).contains("refused 1, pending 0");
+        assertThat(backend.log().load(new SessionId("clash"), null)).singleElement()
+                .satisfies(e -> assertThat(e.message().text()).isEqualTo("written on the server"));
     }
 
     /**

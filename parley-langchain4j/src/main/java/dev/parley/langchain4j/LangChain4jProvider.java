@@ -65,12 +65,13 @@ public final class LangChain4jProvider implements ModelProvider {
     /**
      * @param name the provider name stamped on messages ({@code openai}…)
      * @param model the LangChain4j chat model, already configured with its model name
-     * @param endpoint where the model is reached, named in the message of a failed call; null when unknown
+     * @param endpoint where the model is reached, named in the message of a failed call (with a password or token in
+     *     it masked, as {@link dev.parley.core.store.Stores#redact} masks it); null when unknown
      */
     public LangChain4jProvider(String name, ChatModel model, @Nullable String endpoint) {
         this.name = Objects.requireNonNull(name, "name");
         this.model = Objects.requireNonNull(model, "model");
-        this.endpoint = endpoint;
+        this.endpoint = endpoint == null ? null : dev.parley.core.store.Stores.redact(endpoint);
     }
 
     /**
@@ -79,14 +80,16 @@ public final class LangChain4jProvider implements ModelProvider {
      */
     private static String cause(Throwable e) {
         Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        while (root.getCause() != null && seen.add(root)) { // a cause chain may loop back on itself
             root = root.getCause();
         }
         String detail = root.getMessage();
         String outer = e.getMessage();
         String what = root.getClass().getSimpleName() + (detail == null || detail.isBlank() ? "" : ": " + detail);
-        return root == e || outer == null || outer.isBlank() || outer.contains(root.getClass().getName()) ? what
-                : outer + " (" + what + ")";
+        // a client's message may quote the URL it called, with whatever credentials it holds
+        return dev.parley.core.store.Stores.redact(root == e || outer == null || outer.isBlank()
+                || outer.contains(root.getClass().getName()) ? what : outer + " (" + what + ")");
     }
 
     @Override

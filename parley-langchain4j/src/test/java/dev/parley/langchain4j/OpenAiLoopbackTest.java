@@ -136,6 +136,22 @@ class OpenAiLoopbackTest {
         }
     }
 
+    /** Regression (review): a base URL with a password in it was printed whole in the failed call's message. */
+    @Test
+    void aFailedCallsMessage_masksThePasswordInTheBaseUrl() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        var provider = ModelProviders.create("ollama", "m",
+                Map.of("OLLAMA_BASE_URL", "http://me:s3cret@127.0.0.1:" + closed));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> provider.complete(new dev.parley.agent.ModelRequest(
+                "m", null, List.of(Message.user("hi")), List.of()), Receiver.NONE))
+                .isInstanceOf(dev.parley.agent.ProviderException.class)
+                .hasMessageContaining(" call to http://me:***@127.0.0.1:" + closed)
+                .hasMessageNotContaining("s3cret");
+    }
+
     @Test
     void missingApiKey_failsClearly() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ModelProviders.create("anthropic", "m", Map.of()))

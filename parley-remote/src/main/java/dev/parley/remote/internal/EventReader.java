@@ -10,12 +10,17 @@ import java.util.Iterator;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a session's server-sent events: {@code entry} events whose data is an entry's canonical JSON and whose id is
- * its seq. Reconnects with {@code Last-Event-ID} after a break, waiting the timeout between attempts.
+ * its seq. Reconnects with {@code Last-Event-ID} after a break, waiting the timeout between attempts; a break is
+ * logged (a warning) once, and the reconnection after it.
  */
 public final class EventReader {
+    private static final Logger LOG = LoggerFactory.getLogger("dev.parley.remote");
+
     private final Transport transport;
     private final @Nullable String scope;
 
@@ -27,6 +32,7 @@ public final class EventReader {
     /** See {@link dev.parley.remote.RemoteStore#follow}. */
     public void follow(SessionId session, long afterSeq, Predicate<Entry> onEntry) {
         long last = afterSeq;
+        boolean broken = false;
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 var request = transport.builder("/v1/log/sessions/" + session.value() + "/events?after=" + last, scope)
@@ -38,6 +44,16 @@ public final class EventReader {
                     String body = String.join("\n", response.body().toList());
                     throw new InvalidInputException("the event stream of " + session + " was refused with HTTP "
                             + response.statusCode() + ": " + body);
+                }
+                if (response.statusCode() != 200) { // a 5xx (a proxy, a server stopping): a break like any other
+                    try (Stream<String> ignored = response.body()) {
+                        throw new IOException("HTTP " + response.statusCode());
+                    }
+                }
+                if (broken) {
+                    LOG.info("remote store {}: the event stream of session {} is back after seq {}",
+                            transport.settings().server(), session, last);
+                    broken = false;
                 }
                 try (Stream<String> lines = response.body()) {
                     Iterator<String> it = lines.iterator();
@@ -65,7 +81,14 @@ public final class EventReader {
                         }
                     }
                 }
-            } catch (IOException e) {
+                throw new IOException("the server ended the stream"); // it is stopping: reconnect after a pause
+            } catch (IOException | java.io.UncheckedIOException e) { // a line stream fails with the unchecked one
+                if (!broken) {
+                    LOG.warn("remote store {}: the event stream of session {} broke after seq {} ({}); reconnecting"
+                            + " until the server answers", transport.settings().server(), session, last,
+                            e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+                    broken = true;
+                }
                 pause();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
