@@ -95,9 +95,8 @@ final class TailCommand implements Callable<Integer> {
         if (json) {
             out.println(Json.write(EntryCodec.encode(e)));
         } else {
-            String text = e.message() == null ? "(" + e.payload().kind().wireName() + ")" : e.message().text();
-            out.println(e.seq() + " " + e.agentId() + " " + (e.message() == null ? "" : e.message().role() + ": ")
-                    + text.replace('\n', ' '));
+            // the line tree prints for an entry, with the whole text: tool calls and results show as →name, ←name
+            out.println(e.seq() + " " + e.agentId() + " " + Terminal.safe(TreeCommand.describe(e, Integer.MAX_VALUE)));
         }
         out.flush();
         return ++printed < count;

@@ -153,21 +153,32 @@ final class TreeCommand implements Callable<Integer> {
     }
 
     static String describe(Entry e) {
+        return describe(e, 70);
+    }
+
+    /**
+     * One line for an entry: a message's role, its tool calls (→name) and results (←name), thinking, and its text and
+     * its tool results' text (whitespace folded, abbreviated past {@code textLimit} characters); another entry's kind and what it says. Not
+     * yet made safe for a terminal ({@link Terminal#safe}).
+     */
+    static String describe(Entry e, int textLimit) {
         EntryPayload p = e.payload();
         if (p instanceof Message m) {
-            String text = m.text().strip().replaceAll("\\s+", " ");
+            StringBuilder said = new StringBuilder(m.text());
             StringBuilder s = new StringBuilder(m.role().name());
             for (ContentBlock b : m.content()) {
                 if (b instanceof ContentBlock.ToolCall c) {
                     s.append(" →").append(c.name());
                 } else if (b instanceof ContentBlock.ToolResult r) {
                     s.append(" ←").append(r.toolName() == null ? r.callId() : r.toolName());
+                    said.append(said.length() == 0 ? "" : " ").append(r.text()); // a result's text is what it says
                 } else if (b instanceof ContentBlock.Thinking) {
                     s.append(" [thinking]");
                 }
             }
+            String text = said.toString().strip().replaceAll("\\s+", " ");
             if (!text.isEmpty()) {
-                s.append(": ").append(ShowCommand.abbreviate(text, 70));
+                s.append(": ").append(ShowCommand.abbreviate(text, textLimit));
             }
             return s.toString();
         }
@@ -184,7 +195,7 @@ final class TreeCommand implements Callable<Integer> {
             return "label " + l.label() + " on " + l.targetId();
         }
         if (p instanceof EntryPayload.BranchSummary b) {
-            return "branch summary: " + ShowCommand.abbreviate(b.summary().strip().replaceAll("\\s+", " "), 60);
+            return "branch summary: " + ShowCommand.abbreviate(b.summary().strip().replaceAll("\\s+", " "), textLimit);
         }
         if (p instanceof EntryPayload.SessionName n) {
             return "session name: " + n.name();

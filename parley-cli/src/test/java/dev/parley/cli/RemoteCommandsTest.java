@@ -7,7 +7,9 @@ import dev.parley.cli.RecordsCommandsTest.Run;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
 import dev.parley.core.IdGenerator;
+import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
@@ -102,6 +104,28 @@ class RemoteCommandsTest {
             assertThat(tail.get(20, TimeUnit.SECONDS)).isZero();
             assertThat(out.toString()).contains("1 main user: one", "2 main user: two");
         }
+    }
+
+    /**
+     * Found by a newcomer's trial: tail printed a tool call as "assistant: " and a tool result as "tool: ", with
+     * nothing after; and it printed a transcript's escape sequences to the terminal as they were.
+     */
+    @Test
+    void tail_showsToolCallsAndResults_andNoEscapeSequence() {
+        String local = "sqlite:" + dir.resolve("local.db");
+        try (Store store = Stores.open(local)) {
+            store.log().append(new SessionId("tools"), AgentId.MAIN, List.of(
+                    NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.assistant(List.of(
+                            new ContentBlock.ToolCall("c1", "get_weather", RawJson.of("{\"city\":\"Lisbon\"}"))))),
+                    NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.toolResults(List.of(
+                            ContentBlock.ToolResult.text("c1", "get_weather", "21°C", false)))),
+                    NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(),
+                            Message.user("red \u001b[31mtext\u001b]0;title\u0007"))), Usage.ZERO);
+        }
+        Run tail = parley("--store", local, "tail", "tools", "-n", "3", "--count", "3");
+        assertThat(tail.exit()).as(tail.err()).isZero();
+        assertThat(tail.out().lines().toList()).containsExactly("1 main assistant →get_weather",
+                "2 main tool ←get_weather: 21°C", "3 main user: red \u241b[31mtext\u241b]0;title\u2407");
     }
 
     /**
