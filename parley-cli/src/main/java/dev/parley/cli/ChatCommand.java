@@ -64,10 +64,10 @@ final class ChatCommand implements Callable<Integer> {
     @Option(names = "--new", description = "Create the session SESSION names (it must not exist yet).")
     boolean createNew;
 
-    @Option(names = "--provider", defaultValue = "scripted", paramLabel = "NAME", description = "The model provider (default ${DEFAULT-VALUE}).")
+    @Option(names = "--provider", defaultValue = "scripted", paramLabel = "NAME", description = "The model provider (default: a resumed session's own, else ${DEFAULT-VALUE}).")
     String provider;
 
-    @Option(names = "--model", paramLabel = "M", description = "The model id (default: the provider's default).")
+    @Option(names = "--model", paramLabel = "M", description = "The model id (default: a resumed session's own, else the provider's default).")
     String model;
 
     @Option(names = "--prompt", paramLabel = "TEXT", description = "Send one prompt and exit.")
@@ -89,15 +89,21 @@ final class ChatCommand implements Callable<Integer> {
         if (prompt != null && prompt.isBlank()) {
             throw new InvalidInputException("--prompt needs some text: an empty prompt is not sent");
         }
-        // The provider first: an unknown provider or a missing key fails before any session is named or created.
-        String modelId = model != null ? model : defaultModel(provider);
-        ModelProvider modelProvider = ModelProviders.create(provider, modelId, System.getenv());
+        boolean chosenProvider = spec.commandLine().getParseResult().hasMatchedOption("--provider");
+        // A provider named on the command line first: an unknown one or a missing key fails before any session is
+        // named or created.
+        ModelProvider modelProvider = chosenProvider ? ModelProviders.create(provider, modelId(), System.getenv())
+                : null;
         Store store = root.store();
         boolean terminal = System.console() != null && prompt == null;
         // An interactive chat names its session in the banner; otherwise the choice is said once, on standard error.
         SessionId id = chooseSession(store, terminal ? null : err);
         Clock clock = Clock.systemUTC();
         AgentSession agentSession = new AgentSession(store.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
+        if (modelProvider == null) {
+            modelProvider = resumedProvider(agentSession);
+        }
+        String modelId = modelId();
         Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, agentSession, clock);
         ConsoleReceiver receiver = new ConsoleReceiver(out, "");
 
@@ -241,6 +247,36 @@ final class ChatCommand implements Callable<Integer> {
         if (announce != null) {
             announce.println(line);
             announce.flush();
+        }
+    }
+
+    private String modelId() {
+        return model != null ? model : defaultModel(provider);
+    }
+
+    /**
+     * Without {@code --provider}, a resumed session goes on with the model in force at its leaf when Parley has a
+     * provider of that name (a session is never switched to another model behind the user's back); otherwise, and
+     * for a new session, the default provider. {@code --model} alone changes the model, not the provider.
+     *
+     * @throws InvalidInputException if the session's provider cannot be set up (a missing key), naming the session's
+     *     model and how to choose another
+     */
+    private ModelProvider resumedProvider(AgentSession session) {
+        dev.parley.core.conversation.ModelRef active = session.activeModel().orElse(null);
+        if (active == null || active.provider() == null || !ModelProviders.names().contains(active.provider())) {
+            return ModelProviders.create(provider, modelId(), System.getenv());
+        }
+        provider = active.provider();
+        if (model == null) {
+            model = active.model();
+        }
+        try {
+            return ModelProviders.create(provider, model, System.getenv());
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException("session " + session.sessionId() + " goes on with its model " + provider
+                    + "/" + model + ", which cannot be used here: " + e.getMessage() + " (choose another with"
+                    + " --provider)", e);
         }
     }
 

@@ -129,6 +129,31 @@ class AgentCommandsTest {
         }
     }
 
+    /**
+     * Found by a newcomer's trial: resuming a session without --provider went on with the default scripted model,
+     * whatever model the session had been talking to, and said nothing about it.
+     */
+    @Test
+    void chatResumedWithoutProvider_goesOnWithTheSessionsModel() {
+        String store = "sqlite:" + dir.resolve("chat.db");
+        SessionId session = new SessionId("0199d0d0-0000-7000-8000-000000000003");
+        try (Store opened = Stores.open(store)) {
+            new AgentSession(opened.log(), session, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC())
+                    .appendMessages(List.of(Message.user("hi"), Message.builder(Role.ASSISTANT).plainText("hello")
+                            .provider("ollama").model("parley-test-model").build()));
+        }
+        // nothing answers for this model here (Ollama's default port, a model nobody has): the call fails, and the
+        // scripted model is not used in its place
+        Run resumed = parley("--store", store, "chat", session.value(), "--prompt", "again");
+        assertThat(resumed.exit()).as(resumed.out() + resumed.err()).isNotZero();
+        assertThat(resumed.err()).contains("ollama");
+        assertThat(resumed.out()).doesNotContain("You said");
+
+        Run chosen = parley("--store", store, "chat", session.value(), "--provider", "scripted", "--send-pending");
+        assertThat(chosen.exit()).as(chosen.err()).isZero();
+        assertThat(chosen.out()).contains("You said: again");
+    }
+
     /** A named memory store of this test alone: shared by every open in this JVM, so the CLI's runs see each other. */
     static String memoryStore() {
         return "memory:chat-" + UUID.randomUUID();
