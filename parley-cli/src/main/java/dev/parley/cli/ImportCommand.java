@@ -30,8 +30,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code parley import PATH...}: reads transcripts into the store. Standard output has one line (or JSON object) per
  * session; standard error has every problem (with {@code --json}, one JSON object each) and, last, a summary: sessions
- * imported, updated, unchanged and failed, messages, time. A long import shows progress when standard error is a
- * terminal.
+ * imported, updated, unchanged and failed, files of a directory skipped as no transcript (when there are any),
+ * messages, time. A long import shows progress when standard error is a terminal.
  */
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Import transcripts: files, or directories searched recursively.",
         "Formats: claude-code, pi, codex, gemini, aider, openai-chat, openai-responses, anthropic-messages, parley (detected from content).",
@@ -64,6 +64,7 @@ final class ImportCommand implements Callable<Integer> {
         Progress bar = new Progress(progress);
         int[] fatal = {0};
         int[] seen = {0};
+        int[] skipped = {0};
         Map<ImportResult.Status, Integer> statuses = new EnumMap<>(ImportResult.Status.class);
         long[] messages = {0};
         int rejected = importer.importPaths(paths, forced, new Importer.Listener() {
@@ -75,6 +76,11 @@ final class ImportCommand implements Callable<Integer> {
             @Override
             public void fileDone(Path file) {
                 bar.step();
+            }
+
+            @Override
+            public void skipped(Path file) {
+                skipped[0]++;
             }
 
             @Override
@@ -120,15 +126,17 @@ final class ImportCommand implements Callable<Integer> {
                 o.put(s.label(), statuses.getOrDefault(s, 0));
             }
             o.put("failed", failed);
+            o.put("skipped", skipped[0]);
             o.put("messages", messages[0]);
             o.put("seconds", Math.round(seconds * 1000) / 1000.0);
             err.println(Json.write(summary));
         } else {
             err.println(String.format(java.util.Locale.ROOT,
-                    "parley: %s imported, %d updated, %d unchanged, %d failed; %s; %.1f s",
+                    "parley: %s imported, %d updated, %d unchanged, %d failed%s; %s; %.1f s",
                     Terminal.count(statuses.getOrDefault(ImportResult.Status.IMPORTED, 0), "session", "sessions"),
                     statuses.getOrDefault(ImportResult.Status.UPDATED, 0),
                     statuses.getOrDefault(ImportResult.Status.UNCHANGED, 0), failed,
+                    skipped[0] == 0 ? "" : ", " + Terminal.count(skipped[0], "file", "files") + " skipped",
                     Terminal.count(messages[0], "message", "messages"), seconds));
         }
         err.flush();

@@ -193,6 +193,9 @@ final class SessionsCommand implements Callable<Integer> {
         if (s.origin() != null) {
             o.put("origin", s.origin());
         }
+        if (!s.metadata().isEmpty()) { // an import's source, a framework memory's original id
+            o.set("metadata", dev.parley.json.EntryCodec.encodeRawMap(s.metadata()));
+        }
         return o;
     }
 }

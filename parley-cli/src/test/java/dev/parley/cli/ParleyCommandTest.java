@@ -137,6 +137,33 @@ class ParleyCommandTest {
         assertThat(Json.parse(list.out()).get("sessions")).hasSize(1);
     }
 
+    /**
+     * Found by a newcomer's trial: the README says a framework memory's original id is kept in its session's
+     * metadata, but {@code sessions --json} did not show a session's metadata at all.
+     */
+    @Test
+    void sessionsJson_showsTheSessionsMetadata() throws Exception {
+        String store = "sqlite:" + dir.resolve("meta.db");
+        try (dev.parley.core.store.Store opened = dev.parley.core.store.Stores.open(store)) {
+            opened.catalog().orElseThrow().create(new dev.parley.core.log.NewSession(
+                    new dev.parley.core.SessionId("with-meta"), null, null,
+                    java.util.Map.of("parley.memory", dev.parley.core.RawJson.of("{\"id\":\"alice@example.com\"}"))));
+            opened.catalog().orElseThrow().create(new dev.parley.core.log.NewSession(
+                    new dev.parley.core.SessionId("without"), null, null, java.util.Map.of()));
+        }
+        CliRun list = parley("--store", store, "sessions", "--json");
+        assertThat(list.exit()).as(list.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode sessions = Json.parse(list.out()).get("sessions");
+        for (com.fasterxml.jackson.databind.JsonNode s : sessions) {
+            if (s.get("session").asText().equals("with-meta")) {
+                assertThat(s.at("/metadata/parley.memory/id").asText()).isEqualTo("alice@example.com");
+            } else {
+                assertThat(s.has("metadata")).isFalse();
+            }
+        }
+        assertThat(sessions).hasSize(2);
+    }
+
     /** Issue 14, break 9: a 129-character or {@code ..} session id was "no session" (exit 3), not an invalid id. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"sqlite", "jsonl"})
@@ -260,6 +287,29 @@ class ParleyCommandTest {
         assertThat(parley("--store", store, "show", id).out()).contains("· 0 messages"); // a dangling prompt; 0 is plural
         assertThat(parley("--store", store, "show", id, "--all").out()).contains("· 1 agent · 1 message,");
         assertThat(parley("--store", store, "tree", id).out()).contains("· 2 entries · 1 leaf ·");
+    }
+
+    /**
+     * Found by a newcomer's trial: a directory's files of no transcript shape were each reported as "skipped", but
+     * the summary counted them nowhere ("0 failed", as if everything had been read).
+     */
+    @Test
+    void importOfADirectory_countsTheFilesItSkipped() throws Exception {
+        String id = "0199a1b2-c3d4-7e5f-8a9b-00000000000d";
+        write("mixed/s.jsonl", "{\"type\":\"session\",\"version\":3,\"id\":\"" + id
+                + "\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}",
+                "{\"type\":\"message\",\"id\":\"00000000\",\"parentId\":null,\"timestamp\":\"2025-01-01T00:00:01.000Z\","
+                        + "\"message\":{\"role\":\"user\",\"content\":\"q\",\"timestamp\":1735689601000}}");
+        write("mixed/MANIFEST.json", "{\"files\": []}");
+        write("mixed/notes.json", "[1, 2, 3]");
+        CliRun imported = parley("--store", "sqlite:" + dir.resolve("p.db"), "import", dir.resolve("mixed").toString());
+        assertThat(imported.exit()).as(imported.err()).isZero();
+        assertThat(imported.err()).contains("MANIFEST.json").contains("notes.json")
+                .contains("parley: 1 session imported, 0 updated, 0 unchanged, 0 failed, 2 files skipped; 1 message;");
+        CliRun json = parley("--store", "sqlite:" + dir.resolve("p.db"), "import", "--json",
+                dir.resolve("mixed").toString());
+        String last = json.err().strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertThat(Json.parse(last).at("/summary/skipped").asInt()).isEqualTo(2);
     }
 
     /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */

@@ -101,6 +101,12 @@ public final class Importer {
         /** One more file was read. */
         default void fileDone(Path file) {}
 
+        /**
+         * A file found in a directory was passed over: it is no transcript of a known format (a manifest, notes); the
+         * reason comes as a warning ({@link #problem}). Not called for Markdown beside the transcripts.
+         */
+        default void skipped(Path file) {}
+
         /** {@code done} of the {@code total} sessions read have been stored (or failed); called after each. */
         default void stored(int done, int total) {}
     }
@@ -155,6 +161,7 @@ public final class Importer {
                             rejected++;
                         } else {
                             listener.problem(ImportProblem.warning(file, 0, "skipped: " + d.reason()));
+                            listener.skipped(file);
                         }
                         continue;
                     }
