@@ -54,7 +54,7 @@ public final class Access {
      * name of its own that it resolves to 127.0.0.1 (DNS rebinding) makes the answers readable to it. So a request
      * is refused (403) when its {@code Host} is neither a loopback name ({@code localhost}, a name under it, with or
      * without the root's dot), a loopback address literal (127.0.0.0/8; {@code ::1} in any spelling, or
-     * {@code ::ffff:127.x.y.z}; no zone id) nor the name the server was told to listen on, or when it carries an
+     * {@code ::ffff:127.x.y.z}) nor the name the server was told to listen on, or when it carries an
      * {@code Origin} other than the {@code Host} it is addressed to (a page of this server, the session browser's).
      * Nothing is resolved through DNS. With tokens, a page cannot attach the bearer token, and nothing is checked here.
      */
