@@ -61,6 +61,7 @@ public final class ParleyServer implements AutoCloseable {
         Javalin app = Javalin.create(c -> {
             c.startup.showJavalinBanner = false;
             c.http.maxRequestSize = config.maxBodyBytes();
+            c.http.prefer405over404 = true; // a route's path with another method: 405 naming the methods it takes
             c.jetty.host = config.bind();
             c.jetty.port = config.port();
             c.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));

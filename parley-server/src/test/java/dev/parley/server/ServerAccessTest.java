@@ -310,4 +310,30 @@ class ServerAccessTest {
         assertThat(raw(server, "POST", "/v1/log/sessions/s1/agents/main/entries", server.uri().getAuthority(), null,
                 "text/plain", batch("x"))).contains(" 401");
     }
+
+    /**
+     * Found by a break-it pass: an event stream asked for without {@code Accept: text/event-stream} (a plain curl)
+     * was answered 200 with an empty body, as if there were no entries; a route's path with another method was 404,
+     * not 405; and a seq written in other digits than ASCII's ("٣") or with a plus sign was taken as a number.
+     */
+    @Test
+    void eventsWithoutAccept_is406_wrongMethod_is405_andNumbersAreAsciiDigits() throws Exception {
+        String head = "Host: " + server.uri().getAuthority() + "\r\nAuthorization: Bearer " + TOKEN_A
+                + "\r\nConnection: close\r\n";
+        String answer = rawAnswer(server, "GET /v1/log/sessions/s1/events HTTP/1.1\r\n" + head + "Accept: */*\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 406").containsIgnoringCase("Content-Type: application/problem+json")
+                .contains("NOT_ACCEPTABLE").contains("text/event-stream");
+
+        answer = rawAnswer(server, "PUT /v1/health HTTP/1.1\r\n" + head + "Content-Length: 0\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 405").containsIgnoringCase("Content-Type: application/problem+json")
+                .contains("METHOD_NOT_ALLOWED");
+
+        assertThat(Http.get(server, "/v1/log/sessions/s1/entries?after=%D9%A3&limit=5", TOKEN_A).status())
+                .isEqualTo(400);
+        assertThat(Http.get(server, "/v1/log/sessions/s1/entries?after=%2B3&limit=5", TOKEN_A).status())
+                .isEqualTo(400);
+        answer = rawAnswer(server, "GET /v1/log/sessions/s1/events HTTP/1.1\r\n" + head
+                + "Accept: text/event-stream\r\nLast-Event-ID: +30\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 400").contains("not an integer");
+    }
 }

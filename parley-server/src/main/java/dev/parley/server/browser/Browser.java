@@ -338,6 +338,7 @@ public final class Browser {
 
     /** Runs before the live stream: the same access as a page, but refusing with 401 instead of redirecting. */
     public void liveAccess(Context ctx) {
+        dev.parley.server.internal.EventStream.requireEventStreamAccepted(ctx);
         if (open) {
             ctx.attribute("parley.browser.store", store);
             return;

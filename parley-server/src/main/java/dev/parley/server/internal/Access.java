@@ -211,6 +211,7 @@ public final class Access {
             case 403 -> "FORBIDDEN";
             case 404 -> "NO_SUCH_ROUTE";
             case 405 -> "METHOD_NOT_ALLOWED";
+            case 406 -> "NOT_ACCEPTABLE";
             case 413 -> "PAYLOAD_TOO_LARGE";
             case 414 -> "URI_TOO_LONG";
             case 415 -> "UNSUPPORTED_MEDIA_TYPE";

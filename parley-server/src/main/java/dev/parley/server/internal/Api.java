@@ -112,10 +112,24 @@ public final class Api {
             }
             return otherwise;
         }
+        return integer(v, "the query parameter '" + name + "'");
+    }
+
+    /**
+     * A decimal integer written in ASCII digits, with an optional minus sign ({@link Long#parseLong} alone also takes
+     * a plus sign and the digits of every script).
+     *
+     * @param what what holds it, for the message
+     * @throws InvalidInputException if it is not one, or beyond a {@code long}
+     */
+    static long integer(String v, String what) {
+        if (!v.matches("-?[0-9]{1,19}")) {
+            throw new InvalidInputException(what + " is not an integer: " + v);
+        }
         try {
             return Long.parseLong(v);
         } catch (NumberFormatException e) {
-            throw new InvalidInputException("the query parameter '" + name + "' is not an integer: " + v, e);
+            throw new InvalidInputException(what + " is out of range: " + v, e);
         }
     }
 

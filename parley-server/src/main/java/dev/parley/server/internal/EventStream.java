@@ -7,6 +7,7 @@ import dev.parley.core.store.Store;
 import dev.parley.json.EntryCodec;
 import dev.parley.json.Json;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import io.javalin.http.sse.SseClient;
 import java.util.List;
 
@@ -17,7 +18,7 @@ import java.util.List;
  * else 0 (every entry). Entries removed by a truncation are not announced; a later entry with a lower seq than one
  * already sent is not sent again (seqs are never reused).
  */
-final class EventStream {
+public final class EventStream {
     /** A comment is sent after this much silence, so a gone client is noticed. */
     private static final long KEEP_ALIVE_MILLIS = 15_000;
     /** Entries read per query while catching up. */
@@ -38,6 +39,21 @@ final class EventStream {
     static void check(Context ctx) {
         Api.session(ctx);
         start(ctx.header("Last-Event-ID"), ctx.queryParam("after"));
+        requireEventStreamAccepted(ctx);
+    }
+
+    /**
+     * Refuses (406) a request that does not accept {@code text/event-stream}: Javalin streams events only when the
+     * {@code Accept} header names that type, and answered any other request 200 with an empty body, as if the
+     * session had no entries.
+     */
+    public static void requireEventStreamAccepted(Context ctx) {
+        String accept = ctx.header("Accept");
+        if (accept == null || !accept.contains("text/event-stream")) {
+            throw new HttpResponseException(406, "an event stream is sent only to a request that accepts it: send"
+                    + " 'Accept: text/event-stream' (EventSource does), not " + (accept == null ? "no Accept header"
+                    : "'Accept: " + accept + "'"), java.util.Map.of());
+        }
     }
 
     void stream(SseClient client) {
@@ -77,12 +93,7 @@ final class EventStream {
         if (v == null) {
             return 0;
         }
-        long seq;
-        try {
-            seq = Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new InvalidInputException("the event stream starts after a seq (an integer), not " + v, e);
-        }
+        long seq = Api.integer(v.strip(), "the seq the event stream starts after");
         if (seq < 0) {
             throw new InvalidInputException("the event stream starts after a seq of 0 or more, not " + seq);
         }
