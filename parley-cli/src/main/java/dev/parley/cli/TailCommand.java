@@ -2,6 +2,7 @@ package dev.parley.cli;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
 import dev.parley.core.model.Entry;
 import dev.parley.core.store.Store;
 import dev.parley.json.EntryCodec;
@@ -60,12 +61,17 @@ final class TailCommand implements Callable<Integer> {
             throw new InvalidInputException("--poll-millis needs a positive number of milliseconds, not " + pollMillis);
         }
         Store store = root.existingStore();
-        SessionId id = new SessionId(session);
-        if (!(store instanceof RemoteStore) || store.catalog().orElseThrow().find(id).isPresent()) {
-            id = root.resolveSession(session);
-        }
+        long fellBack = root.fallbacks();
+        SessionId id = root.resolveSession(session);
         PrintWriter out = spec.commandLine().getOut();
         List<Entry> existing = store.log().load(id, null);
+        if (root.fallbacks() > fellBack) {
+            // The fallback store's copy is not the server's: its last entries, and its last seq as the point to follow
+            // from, would show entries the server may not hold and pass over some it does.
+            throw new UnavailableException("cannot follow session " + id + ": " + root.storeLabel() + " did not"
+                    + " answer, and its fallback store's copy may differ from the server's; retry when the server is"
+                    + " back (parley" + root.storeOption() + " remote status)", null);
+        }
         long after = 0;
         for (Entry e : existing.subList(Math.max(0, existing.size() - lines), existing.size())) {
             if (!print(out, e)) {

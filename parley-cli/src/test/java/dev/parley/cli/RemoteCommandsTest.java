@@ -107,6 +107,31 @@ class RemoteCommandsTest {
     }
 
     /**
+     * Found by a break-it pass: with the server down, tail on remote: printed the fallback store's copy of the session
+     * as the session's and then followed the server from that copy's last seq, passing over the server's entries in
+     * between; and it did not resolve an id prefix on remote: (it waited on the prefix, silently, forever).
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(60) // the old tail waited on the prefix forever
+    void tail_remote_resolvesPrefixes_andRefusesToFollowFromTheFallbackStore() throws Exception {
+        append("prefixtest-long", "on the server");
+        Run prefixed = parley("--store", remote(""), "tail", "prefixtest", "-n", "1", "--count", "1");
+        assertThat(prefixed.exit()).as(prefixed.err()).isZero();
+        assertThat(prefixed.out()).contains("1 main user: on the server");
+
+        String uri = remote("&parley.timeout=500");
+        server.close();
+        try (Store fallback = Stores.open("sqlite:" + dir.resolve("fallback.db"))) {
+            fallback.log().append(new SessionId("prefixtest-long"), AgentId.MAIN, List.of(NewEntry.of(
+                    IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user("only here"))), Usage.ZERO);
+        }
+        Run down = parley("--store", uri, "tail", "prefixtest-long", "-n", "1", "--count", "1");
+        assertThat(down.exit()).as(down.out() + down.err()).isEqualTo(7);
+        assertThat(down.err()).contains("cannot follow session prefixtest-long");
+        assertThat(down.out()).doesNotContain("only here");
+    }
+
+    /**
      * Found by a newcomer's trial: tail printed a tool call as "assistant: " and a tool result as "tool: ", with
      * nothing after; and it printed a transcript's escape sequences to the terminal as they were.
      */

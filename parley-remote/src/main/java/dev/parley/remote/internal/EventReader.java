@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a session's server-sent events: {@code entry} events whose data is an entry's canonical JSON and whose id is
  * its seq. Reconnects with {@code Last-Event-ID} after a break, waiting the timeout between attempts; a break is
- * logged (a warning) once, and the reconnection after it.
+ * logged once, and the reconnection after it, both as warnings (what a command line shows).
  */
 public final class EventReader {
     private static final Logger LOG = LoggerFactory.getLogger("dev.parley.remote");
@@ -51,7 +51,7 @@ public final class EventReader {
                     }
                 }
                 if (broken) {
-                    LOG.info("remote store {}: the event stream of session {} is back after seq {}",
+                    LOG.warn("remote store {}: the event stream of session {} is back after seq {}",
                             transport.settings().server(), session, last);
                     broken = false;
                 }
