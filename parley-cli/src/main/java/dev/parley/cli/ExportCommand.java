@@ -80,36 +80,88 @@ final class ExportCommand implements Callable<Integer> {
                 throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
             }
         } else {
+            if (output.toString().isEmpty()) {
+                throw new InvalidInputException("-o needs a file name, or - for standard output");
+            }
             Path target = output.toAbsolutePath();
             Path parent = target.getParent();
             if (parent != null && !Files.isDirectory(parent)) {
-                throw new InvalidInputException("cannot write " + output + ": the directory " + parent
-                        + " does not exist");
+                throw new InvalidInputException("cannot write " + output + ": " + (Files.exists(parent)
+                        ? parent + " is not a directory" : "the directory " + parent + " does not exist"));
             }
             if (Files.isDirectory(target)) {
                 throw new InvalidInputException("cannot write " + output + ": it is a directory");
             }
-            Path tmp = null;
-            try {
-                if (Files.isSymbolicLink(target)) {
-                    target = target.toRealPath(); // write through a link, do not replace it
-                }
-                tmp = target.resolveSibling(target.getFileName() + ".parley-tmp-" + ProcessHandle.current().pid());
-                Files.writeString(tmp, text, StandardCharsets.UTF_8);
-                Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException e) {
-                if (tmp != null) {
-                    try {
-                        Files.deleteIfExists(tmp);
-                    } catch (IOException ignored) {
-                        // the original failure is what matters
-                    }
-                }
-                throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
-            }
+            writeFile(output, target, text);
         }
         return 0;
     }
 
+
+    /**
+     * Writes {@code text} to the regular file {@code target}: into a temporary file beside it, renamed over it, so a
+     * crash leaves the old file or the new one. A file that exists keeps what a shell's {@code >} would keep: it must
+     * be writable, its permissions and owner carry over, and a file with other hard links is written in place (a
+     * rename would leave the links on the old content).
+     *
+     * @throws UnavailableException if it cannot be written (not writable, a full disk)
+     */
+    private static void writeFile(Path output, Path target, String text) {
+        Path tmp = null;
+        try {
+            if (Files.isSymbolicLink(target)) {
+                target = target.toRealPath(); // write through a link, do not replace it
+            }
+            boolean exists = Files.exists(target);
+            if (exists && !Files.isWritable(target)) {
+                throw new UnavailableException("cannot write " + output + ": permission denied", null);
+            }
+            if (exists && linkCount(target) > 1) {
+                Files.writeString(target, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.WRITE,
+                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+                return;
+            }
+            tmp = target.resolveSibling(target.getFileName() + ".parley-tmp-" + ProcessHandle.current().pid());
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            if (exists) {
+                keepAttributes(target, tmp);
+            }
+            Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // the original failure is what matters
+                }
+            }
+            throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
+        }
+    }
+
+    private static int linkCount(Path file) {
+        try {
+            return (Integer) Files.getAttribute(file, "unix:nlink");
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return 1; // a file system without the attribute: no hard links to keep
+        }
+    }
+
+    /** The permissions and owner of the file being replaced, onto its replacement, where the file system has them. */
+    private static void keepAttributes(Path from, Path to) throws IOException {
+        try {
+            Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+        } catch (UnsupportedOperationException e) {
+            return; // not a POSIX file system
+        }
+        try {
+            java.nio.file.attribute.UserPrincipal owner = Files.getOwner(from);
+            if (!owner.equals(Files.getOwner(to))) {
+                Files.setOwner(to, owner);
+            }
+        } catch (java.nio.file.FileSystemException e) {
+            // only a privileged process may give a file away; the file is then the writer's, as after a shell's cp
+        }
+    }
 }

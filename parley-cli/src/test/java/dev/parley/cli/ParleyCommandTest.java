@@ -399,6 +399,39 @@ class ParleyCommandTest {
         assertThat(readme).contains("`" + last.id() + " " + last.name() + "`");
     }
 
+    /**
+     * Found by a break-it pass: export -o replaced an existing file by a rename, so the file lost its permissions
+     * (0640 became 0644), its hard links kept the old content, and an empty name or a parent that is a file was
+     * reported as "it is a directory" or "the directory … does not exist".
+     */
+    @Test
+    void exportOverAnExistingFile_keepsItsPermissionsAndHardLinks() throws Exception {
+        String store = "sqlite:" + dir.resolve("p.db");
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-00000000000e", 1).strip());
+        assertThat(parley("--store", store, "import", dir.resolve("in").toString()).exit()).isZero();
+        Path kept = write("kept.jsonl", "old");
+        Files.setPosixFilePermissions(kept, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        Path link = Files.createLink(dir.resolve("link.jsonl"), kept);
+
+        CliRun export = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", kept.toString());
+        assertThat(export.exit()).as(export.err()).isZero();
+        assertThat(Files.readString(kept)).contains("0199a1b2-c3d4-7e5f-8a9b-00000000000e");
+        assertThat(Files.readString(link)).isEqualTo(Files.readString(kept));
+        Files.delete(link);
+        assertThat(parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", kept.toString()).exit())
+                .isZero();
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)))
+                .isEqualTo("rw-r-----");
+
+        CliRun empty = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", "");
+        assertThat(empty.exit()).isEqualTo(2);
+        assertThat(empty.err()).contains("-o needs a file name");
+        CliRun underAFile = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o",
+                kept.resolve("child").toString());
+        assertThat(underAFile.exit()).isEqualTo(2);
+        assertThat(underAFile.err()).contains(kept + " is not a directory");
+    }
+
     @Test
     void wrongKindsOfPathAndOutputFailAsInvalidInput() throws Exception {
         Path file = write("plain.txt", "x");
