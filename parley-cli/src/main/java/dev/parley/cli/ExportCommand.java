@@ -45,8 +45,8 @@ final class ExportCommand implements Callable<Integer> {
     String agent;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output"
-            + " (replaced whole, or left as it was if the export fails; a pipe or device is written into; - is standard"
-            + " output).")
+            + " (replaced whole, or left as it was if the export fails, keeping its permissions and owner; a pipe or"
+            + " device, or a file with other hard links, is written into; - is standard output).")
     Path output;
 
     @Override
@@ -99,14 +99,16 @@ final class ExportCommand implements Callable<Integer> {
 
 
     /**
-     * Writes {@code text} to the regular file {@code target}: into a temporary file beside it, renamed over it, so a
-     * crash leaves the old file or the new one. A file that exists keeps what a shell's {@code >} would keep: it must
-     * be writable, its permissions and owner carry over, and a file with other hard links is written in place (a
-     * rename would leave the links on the old content).
+     * Writes {@code text} to the regular file {@code target}, durably: into a new file beside it (a fresh random name,
+     * created exclusively, so nothing planted there is followed), fsynced and renamed over it, so a crash or a full
+     * disk leaves the old file or the new one. A file that exists keeps what a shell's {@code >} keeps: it must be
+     * writable; its permissions, group and owner carry over; and one with other hard links, or an owner this process
+     * cannot give a file to, is written in place instead (then a failure midway leaves it cut short).
      *
      * @throws UnavailableException if it cannot be written (not writable, a full disk)
      */
     private static void writeFile(Path output, Path target, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         Path tmp = null;
         try {
             if (Files.isSymbolicLink(target)) {
@@ -117,26 +119,46 @@ final class ExportCommand implements Callable<Integer> {
                 throw new UnavailableException("cannot write " + output + ": permission denied", null);
             }
             if (exists && linkCount(target) > 1) {
-                Files.writeString(target, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.WRITE,
-                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+                writeInto(target, bytes, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
                 return;
             }
-            tmp = target.resolveSibling(target.getFileName() + ".parley-tmp-" + ProcessHandle.current().pid());
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            if (exists) {
-                keepAttributes(target, tmp);
+            tmp = Files.createFile(target.resolveSibling("." + target.getFileName() + "." + java.util.UUID.randomUUID()
+                    + ".parley-tmp"));
+            if (exists && !keepAttributes(target, tmp)) {
+                Files.delete(tmp);
+                tmp = null;
+                writeInto(target, bytes, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+                return;
             }
+            writeInto(tmp, bytes);
             Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            tmp = null;
+            try (java.nio.channels.FileChannel directory = java.nio.channels.FileChannel.open(target.getParent(),
+                    java.nio.file.StandardOpenOption.READ)) {
+                directory.force(true); // the rename itself, durable
+            }
         } catch (IOException e) {
             if (tmp != null) {
                 try {
                     Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // the original failure is what matters
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
                 }
             }
             throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
+        }
+    }
+
+    private static void writeInto(Path file, byte[] bytes, java.nio.file.OpenOption... more) throws IOException {
+        java.util.Set<java.nio.file.OpenOption> options = new java.util.HashSet<>(java.util.List.of(more));
+        options.add(java.nio.file.StandardOpenOption.WRITE);
+        try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(file, options)) {
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+            out.force(true);
         }
     }
 
@@ -148,20 +170,32 @@ final class ExportCommand implements Callable<Integer> {
         }
     }
 
-    /** The permissions and owner of the file being replaced, onto its replacement, where the file system has them. */
-    private static void keepAttributes(Path from, Path to) throws IOException {
+    /**
+     * Gives {@code to} the permissions, group and owner of {@code from}, where the file system has them, before any
+     * content is written into it.
+     *
+     * @return false if the owner or group cannot be given (only a privileged process may give a file away)
+     */
+    private static boolean keepAttributes(Path from, Path to) throws IOException {
+        java.nio.file.attribute.PosixFileAttributes old;
         try {
-            Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+            old = Files.readAttributes(from, java.nio.file.attribute.PosixFileAttributes.class);
         } catch (UnsupportedOperationException e) {
-            return; // not a POSIX file system
+            return true; // not a POSIX file system
         }
+        Files.setPosixFilePermissions(to, old.permissions());
+        var view = Files.getFileAttributeView(to, java.nio.file.attribute.PosixFileAttributeView.class);
+        var mine = view.readAttributes();
         try {
-            java.nio.file.attribute.UserPrincipal owner = Files.getOwner(from);
-            if (!owner.equals(Files.getOwner(to))) {
-                Files.setOwner(to, owner);
+            if (!old.group().equals(mine.group())) {
+                view.setGroup(old.group());
+            }
+            if (!old.owner().equals(mine.owner())) {
+                view.setOwner(old.owner());
             }
         } catch (java.nio.file.FileSystemException e) {
-            // only a privileged process may give a file away; the file is then the writer's, as after a shell's cp
+            return false;
         }
+        return true;
     }
 }

@@ -401,7 +401,7 @@ class ParleyCommandTest {
 
     /**
      * Found by a break-it pass: export -o replaced an existing file by a rename, so the file lost its permissions
-     * (0640 became 0644), its hard links kept the old content, and an empty name or a parent that is a file was
+     * (0604 became 0644), its hard links kept the old content, and an empty name or a parent that is a file was
      * reported as "it is a directory" or "the directory … does not exist".
      */
     @Test
@@ -410,7 +410,8 @@ class ParleyCommandTest {
         write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-00000000000e", 1).strip());
         assertThat(parley("--store", store, "import", dir.resolve("in").toString()).exit()).isZero();
         Path kept = write("kept.jsonl", "old");
-        Files.setPosixFilePermissions(kept, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        // permissions no umask gives a new file: the replacement must have taken them from the file it replaced
+        Files.setPosixFilePermissions(kept, java.nio.file.attribute.PosixFilePermissions.fromString("rw----r--"));
         Path link = Files.createLink(dir.resolve("link.jsonl"), kept);
 
         CliRun export = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", kept.toString());
@@ -421,7 +422,7 @@ class ParleyCommandTest {
         assertThat(parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", kept.toString()).exit())
                 .isZero();
         assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)))
-                .isEqualTo("rw-r-----");
+                .isEqualTo("rw----r--");
 
         CliRun empty = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", "");
         assertThat(empty.exit()).isEqualTo(2);
