@@ -92,7 +92,7 @@ final class ChatCommand implements Callable<Integer> {
         boolean chosenProvider = spec.commandLine().getParseResult().hasMatchedOption("--provider");
         // A provider named on the command line first: an unknown one or a missing key fails before any session is
         // named or created.
-        ModelProvider modelProvider = chosenProvider ? ModelProviders.create(provider, modelId(), System.getenv())
+        ModelProvider modelProvider = chosenProvider ? ModelProviders.create(provider, modelId(), root.environment)
                 : null;
         Store store = root.store();
         boolean terminal = System.console() != null && prompt == null;
@@ -110,7 +110,7 @@ final class ChatCommand implements Callable<Integer> {
         Message dangling = chat.danglingPrompt().orElse(null);
         if (dangling != null) {
             err.println("the last prompt of session " + id + " never got a reply (dangling prompt):");
-            err.println("  " + dangling.text().replace("\n", "\n  "));
+            err.println("  " + Terminal.safe(dangling.text()).replace("\n", "\n  "));
             err.flush();
             if (sendPending) {
                 chat.sendDanglingPrompt();
@@ -265,14 +265,14 @@ final class ChatCommand implements Callable<Integer> {
     private ModelProvider resumedProvider(AgentSession session) {
         dev.parley.core.conversation.ModelRef active = session.activeModel().orElse(null);
         if (active == null || active.provider() == null || !ModelProviders.names().contains(active.provider())) {
-            return ModelProviders.create(provider, modelId(), System.getenv());
+            return ModelProviders.create(provider, modelId(), root.environment);
         }
         provider = active.provider();
         if (model == null) {
             model = active.model();
         }
         try {
-            return ModelProviders.create(provider, model, System.getenv());
+            return ModelProviders.create(provider, model, root.environment);
         } catch (InvalidInputException e) {
             throw new InvalidInputException("session " + session.sessionId() + " goes on with its model " + provider
                     + "/" + model + ", which cannot be used here: " + e.getMessage() + " (choose another with"

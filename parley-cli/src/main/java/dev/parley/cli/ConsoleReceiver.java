@@ -21,14 +21,15 @@ final class ConsoleReceiver implements Receiver {
             out.print(prefix);
             midLine = true;
         }
-        out.print(text);
+        out.print(Terminal.safe(text)); // a model's output is not trusted with the terminal either
         out.flush();
     }
 
     @Override
     public void onToolCall(ContentBlock.ToolCall call) {
         endLine();
-        out.println(prefix + "→ " + call.name() + " " + ShowCommand.abbreviate(call.arguments().text(), 200));
+        out.println(prefix + "→ " + Terminal.line(call.name()) + " "
+                + Terminal.line(ShowCommand.abbreviate(call.arguments().text(), 200)));
         out.flush();
     }
 

@@ -36,20 +36,20 @@ final class MessagePrinter {
     void print(Message m, String agent) {
         StringBuilder head = new StringBuilder("─── ");
         if (agent != null) {
-            head.append("[").append(agent).append("] ");
+            head.append("[").append(Terminal.line(agent)).append("] ");
         }
-        head.append(m.role().name());
+        head.append(Terminal.line(m.role().name()));
         if (m.model() != null && m.role().equals(Role.ASSISTANT)) {
-            head.append(" · ").append(m.model());
+            head.append(" · ").append(Terminal.line(m.model()));
         }
         if (m.createdAt() != null) {
             head.append(" · ").append(Instants.format(m.createdAt()).substring(0, 19).replace('T', ' '));
         }
         if (m.errorMessage() != null) {
-            head.append(" · error: ").append(m.errorMessage());
+            head.append(" · error: ").append(Terminal.line(m.errorMessage()));
         } else if (m.stopReason() != null && !m.stopReason().equals("stop") && !m.stopReason().equals("end_turn")
                 && !m.stopReason().equals("toolUse") && !m.stopReason().equals("tool_use")) {
-            head.append(" · stopped: ").append(m.stopReason());
+            head.append(" · stopped: ").append(Terminal.line(m.stopReason()));
         }
         out.println();
         out.println(head.append(" ───"));
@@ -70,12 +70,12 @@ final class MessagePrinter {
                 out.println("[thinking: " + t.text().length() + " characters folded; --full shows them]");
             }
         } else if (b instanceof ContentBlock.ToolCall call) {
-            out.println("→ " + Terminal.safe(call.name()) + " "
+            out.println("→ " + Terminal.line(call.name()) + " "
                     + Terminal.safe(ShowCommand.abbreviate(call.arguments().text(), full ? Integer.MAX_VALUE : 300))
-                    + (call.id() == null ? "" : "  [" + call.id() + "]"));
+                    + (call.id() == null ? "" : "  [" + Terminal.line(call.id()) + "]"));
         } else if (b instanceof ContentBlock.ToolResult r) {
             String name = r.toolName() != null ? r.toolName() : toolNames.get(r.callId());
-            out.println("← " + (name == null ? "" : name + " ") + "[" + r.callId() + "]"
+            out.println("← " + (name == null ? "" : Terminal.line(name) + " ") + "[" + Terminal.line(r.callId()) + "]"
                     + (r.isError() ? " error" : ""));
             String text = r.text();
             List<String> lines = text.lines().toList();
@@ -92,13 +92,13 @@ final class MessagePrinter {
                 }
             }
         } else if (b instanceof ContentBlock.Image i) {
-            out.println("[image " + (i.mediaType() == null ? "" : i.mediaType() + " ")
-                    + (i.url() != null ? i.url() : (i.data().length() * 3 / 4) + " bytes") + "]");
+            out.println(Terminal.line("[image " + (i.mediaType() == null ? "" : i.mediaType() + " ")
+                    + (i.url() != null ? i.url() : (i.data().length() * 3 / 4) + " bytes") + "]"));
         } else if (b instanceof ContentBlock.File f) {
-            out.println("[file " + (f.name() == null ? "" : f.name() + " ") + (f.mediaType() == null ? "" : f.mediaType())
-                    + "]");
+            out.println(Terminal.line("[file " + (f.name() == null ? "" : f.name() + " ")
+                    + (f.mediaType() == null ? "" : f.mediaType()) + "]"));
         } else if (b instanceof ContentBlock.ProviderItem p) {
-            out.println("[" + p.type() + "]");
+            out.println(Terminal.line("[" + p.type() + "]"));
         }
     }
 

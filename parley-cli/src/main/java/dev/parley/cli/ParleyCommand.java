@@ -54,6 +54,9 @@ public final class ParleyCommand implements Callable<Integer> {
 
     private @Nullable Store opened;
 
+    /** The environment the commands read (model providers' keys and URLs, server tokens): the process's by default. */
+    java.util.Map<String, String> environment = System.getenv();
+
     /** Without a command: a usage error (exit code 2), with the usage on standard error. */
     @Override
     public Integer call() {
@@ -204,7 +207,13 @@ public final class ParleyCommand implements Callable<Integer> {
 
     /** Runs the command line and returns the exit code. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return run(args, out, err, System.getenv());
+    }
+
+    /** {@link #run(String[], PrintWriter, PrintWriter)} with another environment than the process's (for tests). */
+    static int run(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> environment) {
         ParleyCommand root = new ParleyCommand();
+        root.environment = environment;
         CommandLine cli = new CommandLine(root);
         cli.setOut(out);
         cli.setErr(err);

@@ -39,7 +39,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Tokens all = Tokens.fromEnvironment(System.getenv());
+        Tokens all = Tokens.fromEnvironment(root.environment);
         if (tokens != null) {
             all = Tokens.read(tokens).and(all);
         }

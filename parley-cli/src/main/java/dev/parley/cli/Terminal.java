@@ -25,6 +25,14 @@ final class Terminal {
         return out == null ? text : out.toString();
     }
 
+    /**
+     * {@link #safe} on one line: line breaks and tabs become spaces first, so an entry's text cannot make up lines of
+     * its own in a one-line-per-entry listing.
+     */
+    static String line(String text) {
+        return safe(text.replaceAll("[\\r\\n\\t\\u2028\\u2029\\u0085]", " "));
+    }
+
     /** A word as a POSIX shell reads it back: unchanged when it is plain, else single-quoted. */
     static String shellQuote(String word) {
         if (!word.isEmpty() && word.matches("[A-Za-z0-9_./:=@%+,-]+")) {

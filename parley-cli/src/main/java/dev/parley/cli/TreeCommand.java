@@ -149,7 +149,7 @@ final class TreeCommand implements Callable<Integer> {
 
     private String line(Entry e) {
         String mark = activeLeaves.contains(e.id()) ? "* " : leaves.contains(e.id()) ? "◦ " : "  ";
-        return mark + e.id() + "  " + e.agentId() + "  " + Terminal.safe(describe(e));
+        return mark + e.id() + "  " + e.agentId() + "  " + Terminal.line(describe(e));
     }
 
     static String describe(Entry e) {
@@ -159,7 +159,7 @@ final class TreeCommand implements Callable<Integer> {
     /**
      * One line for an entry: a message's role, its tool calls (→name) and results (←name), thinking, and its text and
      * its tool results' text (whitespace folded, abbreviated past {@code textLimit} characters); another entry's kind and what it says. Not
-     * yet made safe for a terminal ({@link Terminal#safe}).
+     * yet made safe for a terminal ({@link Terminal#line}).
      */
     static String describe(Entry e, int textLimit) {
         EntryPayload p = e.payload();

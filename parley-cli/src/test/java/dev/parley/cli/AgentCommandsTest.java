@@ -33,13 +33,18 @@ class AgentCommandsTest {
 
     record Run(int exit, String out, String err) {}
 
+    /** A run with an empty standard input and no environment: no model key or URL of the machine's is read. */
     Run parley(String... args) {
+        return parleyIn(java.util.Map.of(), args);
+    }
+
+    Run parleyIn(java.util.Map<String, String> environment, String... args) {
         InputStream stdin = System.in;
         System.setIn(new ByteArrayInputStream(new byte[0]));
         try {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
-            int exit = ParleyCommand.run(args, new PrintWriter(out), new PrintWriter(err));
+            int exit = ParleyCommand.run(args, new PrintWriter(out), new PrintWriter(err), environment);
             return new Run(exit, out.toString(), err.toString());
         } finally {
             System.setIn(stdin);
@@ -134,7 +139,7 @@ class AgentCommandsTest {
      * whatever model the session had been talking to, and said nothing about it.
      */
     @Test
-    void chatResumedWithoutProvider_goesOnWithTheSessionsModel() {
+    void chatResumedWithoutProvider_goesOnWithTheSessionsModel() throws Exception {
         String store = "sqlite:" + dir.resolve("chat.db");
         SessionId session = new SessionId("0199d0d0-0000-7000-8000-000000000003");
         try (Store opened = Stores.open(store)) {
@@ -142,11 +147,15 @@ class AgentCommandsTest {
                     .appendMessages(List.of(Message.user("hi"), Message.builder(Role.ASSISTANT).plainText("hello")
                             .provider("ollama").model("parley-test-model").build()));
         }
-        // nothing answers for this model here (Ollama's default port, a model nobody has): the call fails, and the
-        // scripted model is not used in its place
-        Run resumed = parley("--store", store, "chat", session.value(), "--prompt", "again");
-        assertThat(resumed.exit()).as(resumed.out() + resumed.err()).isNotZero();
-        assertThat(resumed.err()).contains("ollama");
+        // nothing listens where this Ollama is said to be: the call fails, and the scripted model is not used instead
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        Run resumed = parleyIn(java.util.Map.of("OLLAMA_BASE_URL", "http://127.0.0.1:" + closed), "--store", store,
+                "chat", session.value(), "--prompt", "again");
+        assertThat(resumed.exit()).as(resumed.out() + resumed.err()).isEqualTo(7);
+        assertThat(resumed.err()).contains("ollama call to http://127.0.0.1:" + closed);
         assertThat(resumed.out()).doesNotContain("You said");
 
         Run chosen = parley("--store", store, "chat", session.value(), "--provider", "scripted", "--send-pending");
