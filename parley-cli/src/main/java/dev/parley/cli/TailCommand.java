@@ -1,6 +1,8 @@
 package dev.parley.cli;
 
+import dev.parley.core.Ids;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.NotFoundException;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.model.Entry;
@@ -20,7 +22,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code parley tail SESSION}: follows a session like {@code tail -f} — the live event stream on {@code remote:},
- * polling the log elsewhere.
+ * polling the log elsewhere. A session that does not exist is an error (exit 3), except on {@code remote:}, where a
+ * full id the server does not know yet is followed until its first entry (saying so); a {@code remote:} server that
+ * does not answer is an error (exit 7), never followed from the fallback store's copy.
  */
 @Command(name = "tail", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Follow a session like tail -f: print its last entries, then every entry appended, until "
@@ -62,7 +66,19 @@ final class TailCommand implements Callable<Integer> {
         }
         Store store = root.existingStore();
         long fellBack = root.fallbacks();
-        SessionId id = root.resolveSession(session);
+        SessionId id;
+        try {
+            id = root.resolveSession(session);
+        } catch (NotFoundException e) {
+            if (!(store instanceof RemoteStore) || !Ids.isValid(session)) {
+                throw e;
+            }
+            // The server answered that there is no such session: its live stream shows the session once it begins.
+            id = new SessionId(session);
+            spec.commandLine().getErr().println("parley: no session " + id + " on " + root.storeLabel()
+                    + " yet; waiting for its first entry");
+            spec.commandLine().getErr().flush();
+        }
         PrintWriter out = spec.commandLine().getOut();
         List<Entry> existing = store.log().load(id, null);
         if (root.fallbacks() > fellBack) {
@@ -102,7 +118,7 @@ final class TailCommand implements Callable<Integer> {
             out.println(Json.write(EntryCodec.encode(e)));
         } else {
             // the line tree prints for an entry, with the whole text: tool calls and results show as →name, ←name
-            out.println(e.seq() + " " + e.agentId() + " " + Terminal.safe(TreeCommand.describe(e, Integer.MAX_VALUE)));
+            out.println(e.seq() + " " + e.agentId() + " " + Terminal.line(TreeCommand.describe(e, Integer.MAX_VALUE)));
         }
         out.flush();
         return ++printed < count;

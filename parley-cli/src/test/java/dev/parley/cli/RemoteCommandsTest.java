@@ -131,6 +131,29 @@ class RemoteCommandsTest {
         assertThat(down.out()).doesNotContain("only here");
     }
 
+    /** A full id the server does not know yet is followed until its first entry, saying so (review). */
+    @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void tail_remote_ofASessionNotStartedYet_saysSoAndFollowsIt() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CompletableFuture<Integer> tail = CompletableFuture.supplyAsync(() -> ParleyCommand.run(new String[] {
+                "--store", remote(""), "tail", "later", "--count", "1"}, new PrintWriter(out), new PrintWriter(err)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!err.toString().contains("waiting for its first entry") && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(err.toString()).contains("no session later on remote:");
+        append("later", "first");
+
+        assertThat(tail.get(20, TimeUnit.SECONDS)).isZero();
+        assertThat(out.toString().lines().toList()).containsExactly("1 main user: first");
+        Stores.open("sqlite:" + dir.resolve("local.db")).close();
+        Run local = parley("--store", "sqlite:" + dir.resolve("local.db"), "tail", "later");
+        assertThat(local.exit()).isEqualTo(3); // elsewhere a missing session is an error, as before
+        assertThat(local.err()).contains("no session later");
+    }
+
     /**
      * Found by a newcomer's trial: tail printed a tool call as "assistant: " and a tool result as "tool: ", with
      * nothing after; and it printed a transcript's escape sequences to the terminal as they were.

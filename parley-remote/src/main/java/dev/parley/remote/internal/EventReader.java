@@ -40,12 +40,13 @@ public final class EventReader {
                         .GET().build();
                 HttpResponse<Stream<String>> response = transport.client().send(request,
                         HttpResponse.BodyHandlers.ofLines());
-                if (response.statusCode() >= 400 && response.statusCode() < 500) {
+                int status = response.statusCode();
+                if (status >= 400 && status < 500 && status != 408 && status != 429) { // not "try again later"
                     String body = String.join("\n", response.body().toList());
                     throw new InvalidInputException("the event stream of " + session + " was refused with HTTP "
                             + response.statusCode() + ": " + body);
                 }
-                if (response.statusCode() != 200) { // a 5xx (a proxy, a server stopping): a break like any other
+                if (status != 200) { // a 5xx, 408, 429, a redirect (a proxy, a server stopping): a break like any other
                     try (Stream<String> ignored = response.body()) {
                         throw new IOException("HTTP " + response.statusCode());
                     }
