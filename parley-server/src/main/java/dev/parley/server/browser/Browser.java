@@ -15,6 +15,8 @@ import dev.parley.server.browser.Views.EntryView;
 import dev.parley.server.browser.Views.Filters;
 import dev.parley.server.browser.Views.Frame;
 import dev.parley.server.browser.Views.RecordFilters;
+import dev.parley.server.internal.Api;
+import dev.parley.server.internal.EventStream;
 import dev.parley.server.internal.Signals;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
@@ -299,14 +301,7 @@ public final class Browser {
             return;
         }
         SessionId id = new SessionId(ctx.pathParam("session"));
-        String last = ctx.header("Last-Event-ID");
-        long after;
-        try {
-            after = Long.parseLong(last != null && !last.isBlank() ? last.strip() : String.valueOf(number(ctx, "after")));
-        } catch (NumberFormatException e) {
-            client.close();
-            return;
-        }
+        long after = liveStart(ctx); // checked before the stream began (liveAccess)
         client.keepAlive();
         long quietSince = System.nanoTime();
         try {
@@ -336,21 +331,41 @@ public final class Browser {
         }
     }
 
-    /** Runs before the live stream: the same access as a page, but refusing with 401 instead of redirecting. */
+    /**
+     * Runs before the live stream: the same access as a page, but refusing with 401 instead of redirecting; then a
+     * start that is not a seq (400) and a request that does not accept an event stream (406), answered before the
+     * stream begins.
+     */
     public void liveAccess(Context ctx) {
-        dev.parley.server.internal.EventStream.requireEventStreamAccepted(ctx);
+        Store scoped;
         if (open) {
-            ctx.attribute("parley.browser.store", store);
-            return;
+            scoped = store;
+        } else {
+            String token = ctx.cookie(COOKIE);
+            String scope = token == null ? null : tokens.apply(token).orElse(null);
+            if (scope == null) {
+                throw new HttpResponseException(401, "log in first: the live stream needs the browser's token cookie",
+                        Map.of());
+            }
+            scoped = scope.equals(anyScope) || scope.equals(store.scope()) ? store
+                    : views.computeIfAbsent(scope, store::withScope);
         }
-        String token = ctx.cookie(COOKIE);
-        String scope = token == null ? null : tokens.apply(token).orElse(null);
-        if (scope == null) {
-            throw new HttpResponseException(401, "log in first: the live stream needs the browser's token cookie",
-                    Map.of());
+        liveStart(ctx);
+        EventStream.requireEventStreamAccepted(ctx);
+        ctx.attribute("parley.browser.store", scoped);
+    }
+
+    /** Where a live stream starts: after its Last-Event-ID, else after {@code ?after}, else at the start. */
+    private static long liveStart(Context ctx) {
+        String last = ctx.header("Last-Event-ID");
+        if (last == null || last.isBlank()) {
+            return number(ctx, "after");
         }
-        ctx.attribute("parley.browser.store", scope.equals(anyScope) || scope.equals(store.scope()) ? store
-                : views.computeIfAbsent(scope, store::withScope));
+        long after = Api.integer(last.strip(), "Last-Event-ID");
+        if (after < 0) {
+            throw new InvalidInputException("Last-Event-ID is a seq of 0 or more, not " + last);
+        }
+        return after;
     }
 
     // ---- parameters ----
@@ -373,14 +388,10 @@ public final class Browser {
         if (v == null || v.isBlank()) {
             return 0;
         }
-        try {
-            long n = Long.parseLong(v.strip());
-            if (n < 0) {
-                throw new InvalidInputException("the query parameter '" + name + "' is a seq of 0 or more, not " + v);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new InvalidInputException("the query parameter '" + name + "' is not an integer: " + v, e);
+        long n = Api.integer(v.strip(), "the query parameter '" + name + "'");
+        if (n < 0) {
+            throw new InvalidInputException("the query parameter '" + name + "' is a seq of 0 or more, not " + v);
         }
+        return n;
     }
 }

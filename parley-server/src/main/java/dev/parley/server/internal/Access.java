@@ -54,7 +54,8 @@ public final class Access {
      * name of its own that it resolves to 127.0.0.1 (DNS rebinding) makes the answers readable to it. So a request
      * is refused (403) when its {@code Host} is neither a loopback name ({@code localhost}, a name under it, with or
      * without the root's dot), a loopback address literal (127.0.0.0/8; {@code ::1} in any spelling, or
-     * {@code ::ffff:127.x.y.z}) nor the name the server was told to listen on, or when it carries an
+     * {@code ::ffff:127.x.y.z}) nor the name the server was told to listen on (trusted as the operator's own: name
+     * one whose address only you control, such as an {@code /etc/hosts} entry), or when it carries an
      * {@code Origin} other than the {@code Host} it is addressed to (a page of this server, the session browser's).
      * Nothing is resolved through DNS. With tokens, a page cannot attach the bearer token, and nothing is checked here.
      */
@@ -128,25 +129,41 @@ public final class Access {
     /**
      * Whether {@code origin} names the same host and port as the {@code Host} the request is addressed to: a page
      * this server served (a port forwarded elsewhere still matches, since the browser sends both as it sees them).
+     * Both are read the same way ({@link #hostOf}, {@link #portOf}), so the two cannot name different hosts.
      */
     private static boolean isOrigin(String origin, String host) {
+        URI uri;
         try {
-            URI uri = new URI(origin);
-            String scheme = uri.getScheme();
-            String originHost = uri.getHost();
-            if (originHost == null || !("http".equals(scheme) || "https".equals(scheme))) {
-                return false;
-            }
-            int defaultPort = "https".equals(scheme) ? 443 : 80;
-            int originPort = uri.getPort() >= 0 ? uri.getPort() : defaultPort;
-            URI addressed = new URI(scheme + "://" + host);
-            int hostPort = addressed.getPort() >= 0 ? addressed.getPort() : defaultPort;
-            return originPort == hostPort && addressed.getHost() != null
-                    && withoutRootDot(originHost.toLowerCase(Locale.ROOT))
-                            .equals(withoutRootDot(addressed.getHost().toLowerCase(Locale.ROOT)));
+            uri = new URI(origin);
         } catch (URISyntaxException e) {
             return false; // "null" (a sandboxed page, a file) and anything unreadable
         }
+        String scheme = uri.getScheme();
+        String originHost = uri.getHost();
+        if (originHost == null || uri.getRawUserInfo() != null
+                || !("http".equals(scheme) || "https".equals(scheme))) {
+            return false;
+        }
+        int defaultPort = "https".equals(scheme) ? 443 : 80;
+        int originPort = uri.getPort() >= 0 ? uri.getPort() : defaultPort;
+        return originPort == portOf(host, defaultPort)
+                && normalized(originHost.startsWith("[") ? originHost.substring(1, originHost.length() - 1)
+                        : originHost).equals(normalized(hostOf(host)));
+    }
+
+    /** The port of a {@code Host} header, or {@code otherwise} when it names none; -1 when it is not a number. */
+    private static int portOf(String authority, int otherwise) {
+        int close = authority.lastIndexOf(']');
+        int colon = authority.indexOf(':', close < 0 ? 0 : close);
+        if (colon < 0) {
+            return otherwise;
+        }
+        String port = authority.substring(colon + 1);
+        return port.matches("[0-9]{1,5}") ? Integer.parseInt(port) : -1;
+    }
+
+    private static String normalized(String host) {
+        return withoutRootDot(host.toLowerCase(Locale.ROOT));
     }
 
     void check(Context ctx) {

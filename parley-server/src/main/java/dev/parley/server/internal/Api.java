@@ -115,6 +115,8 @@ public final class Api {
         return integer(v, "the query parameter '" + name + "'");
     }
 
+    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?[0-9]{1,19}");
+
     /**
      * A decimal integer written in ASCII digits, with an optional minus sign ({@link Long#parseLong} alone also takes
      * a plus sign and the digits of every script).
@@ -122,8 +124,8 @@ public final class Api {
      * @param what what holds it, for the message
      * @throws InvalidInputException if it is not one, or beyond a {@code long}
      */
-    static long integer(String v, String what) {
-        if (!v.matches("-?[0-9]{1,19}")) {
+    public static long integer(String v, String what) {
+        if (!INTEGER.matcher(v).matches()) {
             throw new InvalidInputException(what + " is not an integer: " + v);
         }
         try {
@@ -390,8 +392,9 @@ public final class Api {
 
     private static LeaseClaim claim(JsonNode body) {
         JsonNode token = body.get("fencingToken");
-        if (token == null || !token.canConvertToLong()) {
-            throw new InvalidInputException("the request body needs an integer 'fencingToken'");
+        if (token == null || !token.isIntegralNumber() || !token.canConvertToLong() || token.asLong() < 0) {
+            throw new InvalidInputException("the request body needs an integer 'fencingToken' of 0 or more, not "
+                    + (token == null ? "none" : token.toString()));
         }
         return new LeaseClaim(Wire.text(body, "sessionId"), new LeaseOwner(Wire.text(body, "kind"),
                 Wire.optionalText(body, "hostId"), Wire.text(body, "ownerId"), Wire.optionalText(body, "clientLabel")),
