@@ -45,8 +45,9 @@ final class ExportCommand implements Callable<Integer> {
     String agent;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output"
-            + " (replaced whole, or left as it was if the export fails, keeping its permissions and owner; a pipe or"
-            + " device, or a file with other hard links, is written into; - is standard output).")
+            + " (replaced whole through a new file, or left as it was if the export fails, keeping its permissions and"
+            + " owner; a pipe or device is written into, and so, as > would, is a file with other hard links or one"
+            + " this process cannot replace; - is standard output).")
     Path output;
 
     @Override
@@ -101,9 +102,11 @@ final class ExportCommand implements Callable<Integer> {
     /**
      * Writes {@code text} to the regular file {@code target}, durably: into a new file beside it (a fresh random name,
      * created exclusively, so nothing planted there is followed), fsynced and renamed over it, so a crash or a full
-     * disk leaves the old file or the new one. A file that exists keeps what a shell's {@code >} keeps: it must be
-     * writable; its permissions, group and owner carry over; and one with other hard links, or an owner this process
-     * cannot give a file to, is written in place instead (then a failure midway leaves it cut short).
+     * disk leaves the old file or the new one. A file that exists must be writable; its replacement is created
+     * readable by its owner only and takes the file's group, owner and permissions before any content is written. A
+     * file with other hard links, one whose owner or group this process cannot give a file, or one in a directory it
+     * may not create files in, is written in place instead, as a shell's {@code >} writes (then a failure midway
+     * leaves it cut short). Extended attributes and ACLs of a replaced file are not carried over.
      *
      * @throws UnavailableException if it cannot be written (not writable, a full disk)
      */
@@ -111,7 +114,7 @@ final class ExportCommand implements Callable<Integer> {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         Path tmp = null;
         try {
-            if (Files.isSymbolicLink(target)) {
+            if (Files.isSymbolicLink(target) && Files.exists(target)) {
                 target = target.toRealPath(); // write through a link, do not replace it
             }
             boolean exists = Files.exists(target);
@@ -122,11 +125,20 @@ final class ExportCommand implements Callable<Integer> {
                 writeInto(target, bytes, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
                 return;
             }
-            tmp = Files.createFile(target.resolveSibling("." + target.getFileName() + "." + java.util.UUID.randomUUID()
-                    + ".parley-tmp"));
+            Path fresh = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
+                    + java.util.UUID.randomUUID() + ".parley-tmp");
+            try {
+                tmp = exists && posix(target) ? Files.createFile(fresh, java.nio.file.attribute.PosixFilePermissions
+                        .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")))
+                        : Files.createFile(fresh);
+            } catch (java.nio.file.AccessDeniedException e) {
+                if (!exists) {
+                    throw e;
+                }
+                writeInto(target, bytes, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING); // a directory we may
+                return; // not create in, holding a file we may write
+            }
             if (exists && !keepAttributes(target, tmp)) {
-                Files.delete(tmp);
-                tmp = null;
                 writeInto(target, bytes, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
                 return;
             }
@@ -137,17 +149,24 @@ final class ExportCommand implements Callable<Integer> {
             try (java.nio.channels.FileChannel directory = java.nio.channels.FileChannel.open(target.getParent(),
                     java.nio.file.StandardOpenOption.READ)) {
                 directory.force(true); // the rename itself, durable
+            } catch (IOException e) {
+                // the file is in place; a file system that cannot sync a directory only makes the rename less durable
             }
         } catch (IOException e) {
+            throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
+        } finally {
             if (tmp != null) {
                 try {
                     Files.deleteIfExists(tmp);
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
+                } catch (IOException ignored) {
+                    // what failed first is what the user is told
                 }
             }
-            throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
         }
+    }
+
+    private static boolean posix(Path file) {
+        return file.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
     private static void writeInto(Path file, byte[] bytes, java.nio.file.OpenOption... more) throws IOException {
@@ -171,19 +190,17 @@ final class ExportCommand implements Callable<Integer> {
     }
 
     /**
-     * Gives {@code to} the permissions, group and owner of {@code from}, where the file system has them, before any
-     * content is written into it.
+     * Gives {@code to} the group, owner and then permissions of {@code from}, where the file system has them, before
+     * any content is written into it (the permissions last, so that the file is never more open than either's).
      *
      * @return false if the owner or group cannot be given (only a privileged process may give a file away)
      */
     private static boolean keepAttributes(Path from, Path to) throws IOException {
-        java.nio.file.attribute.PosixFileAttributes old;
-        try {
-            old = Files.readAttributes(from, java.nio.file.attribute.PosixFileAttributes.class);
-        } catch (UnsupportedOperationException e) {
-            return true; // not a POSIX file system
+        if (!posix(from)) {
+            return true;
         }
-        Files.setPosixFilePermissions(to, old.permissions());
+        java.nio.file.attribute.PosixFileAttributes old =
+                Files.readAttributes(from, java.nio.file.attribute.PosixFileAttributes.class);
         var view = Files.getFileAttributeView(to, java.nio.file.attribute.PosixFileAttributeView.class);
         var mine = view.readAttributes();
         try {
@@ -196,6 +213,7 @@ final class ExportCommand implements Callable<Integer> {
         } catch (java.nio.file.FileSystemException e) {
             return false;
         }
+        view.setPermissions(old.permissions());
         return true;
     }
 }

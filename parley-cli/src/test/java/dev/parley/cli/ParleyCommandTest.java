@@ -419,10 +419,17 @@ class ParleyCommandTest {
         assertThat(Files.readString(kept)).contains("0199a1b2-c3d4-7e5f-8a9b-00000000000e");
         assertThat(Files.readString(link)).isEqualTo(Files.readString(kept));
         Files.delete(link);
+        Object before = Files.readAttributes(kept, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
         assertThat(parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", kept.toString()).exit())
                 .isZero();
+        // replaced through a new file (another inode), which took the old one's permissions, and nothing left beside
+        assertThat(Files.readAttributes(kept, java.nio.file.attribute.BasicFileAttributes.class).fileKey())
+                .isNotEqualTo(before);
         assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)))
                 .isEqualTo("rw----r--");
+        try (java.util.stream.Stream<Path> beside = Files.list(dir)) {
+            assertThat(beside.map(f -> f.getFileName().toString())).noneMatch(n -> n.endsWith(".parley-tmp"));
+        }
 
         CliRun empty = parley("--store", store, "export", "0199a1b2", "--format", "pi", "-o", "");
         assertThat(empty.exit()).isEqualTo(2);
