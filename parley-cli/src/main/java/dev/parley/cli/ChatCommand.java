@@ -175,7 +175,7 @@ final class ChatCommand implements Callable<Integer> {
             step(chat, receiver);
             return 0;
         }
-        out.println("session " + id + " · " + provider + "/" + modelId + " · /exit to leave");
+        out.println("session " + id + " · " + Terminal.line(provider + "/" + modelId) + " · /exit to leave");
         while (true) {
             String line = readLine(out, "you> ");
             if (line == null || line.strip().equals("/exit") || line.strip().equals("/quit")) {

@@ -54,7 +54,11 @@ public final class ParleyCommand implements Callable<Integer> {
 
     private @Nullable Store opened;
 
-    /** The environment the commands read (model providers' keys and URLs, server tokens): the process's by default. */
+    /**
+     * The environment {@code chat} reads its providers' keys and URLs from and {@code serve} its tokens: the
+     * process's by default. (The store's own settings, {@code PARLEY_HOME} and a remote token, come from the
+     * process's environment.)
+     */
     java.util.Map<String, String> environment = System.getenv();
 
     /** Without a command: a usage error (exit code 2), with the usage on standard error. */
@@ -218,7 +222,7 @@ public final class ParleyCommand implements Callable<Integer> {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            commandLine.getErr().println("parley: " + message(ex));
+            commandLine.getErr().println("parley: " + Terminal.safe(message(ex))); // may quote a server's answer
             if (System.getenv("PARLEY_DEBUG") != null) {
                 ex.printStackTrace(commandLine.getErr());
             }

@@ -99,7 +99,7 @@ final class SessionsCommand implements Callable<Integer> {
         out.printf("%-36s  %-19s  %8s  %8s  %s%n", "SESSION", "UPDATED (UTC)", "ENTRIES", "MESSAGES", "TITLE");
         for (SessionInfo s : page.sessions()) {
             out.printf("%-36s  %-19s  %8d  %8d  %s%n", s.id().value(), Instants.format(s.updatedAt()).substring(0, 19)
-                    .replace('T', ' '), s.entryCount(), s.messageCount(), s.title() == null ? "" : Terminal.safe(s.title()));
+                    .replace('T', ' '), s.entryCount(), s.messageCount(), s.title() == null ? "" : Terminal.line(s.title()));
         }
         if (page.nextCursor() != null) {
             out.println("more: parley" + root.storeOption() + " sessions --limit " + limit + " --cursor " + page.nextCursor());
@@ -151,10 +151,10 @@ final class SessionsCommand implements Callable<Integer> {
         out.printf("%-36s  %4s  %-19s  %-6s  %-8s  %-16s  %s%n", "SESSION", "REV", "UPDATED (UTC)", "PINNED", "ARCHIVED",
                 "WORKSPACE", "NAME");
         for (CatalogEntry e : items) {
-            out.printf("%-36s  %4d  %-19s  %-6s  %-8s  %-16s  %s%n", Terminal.safe(e.id()), e.revision(),
+            out.printf("%-36s  %4d  %-19s  %-6s  %-8s  %-16s  %s%n", Terminal.line(e.id()), e.revision(),
                     Instants.format(e.updatedAt()).substring(0, 19).replace('T', ' '), e.pinned() ? "yes" : "",
-                    e.archived() ? "yes" : "", e.workspaceId() == null ? "" : Terminal.safe(e.workspaceId()),
-                    Terminal.safe(e.name()));
+                    e.archived() ? "yes" : "", e.workspaceId() == null ? "" : Terminal.line(e.workspaceId()),
+                    Terminal.line(e.name()));
         }
         if (next != null) {
             StringBuilder again = new StringBuilder("more: parley").append(root.storeOption());

@@ -174,8 +174,8 @@ final class ShowCommand implements Callable<Integer> {
         c.items().forEach(item -> printer.noteCalls(item.message()));
         out.printf("session %s · agent %s · %s%s%n", c.session(), agent,
                 Terminal.count(c.items().size(), "message", "messages"),
-                c.activeModel() == null ? "" : " · model " + (c.activeModel().provider() == null ? ""
-                        : c.activeModel().provider() + "/") + c.activeModel().model());
+                c.activeModel() == null ? "" : " · model " + Terminal.line((c.activeModel().provider() == null ? ""
+                        : c.activeModel().provider() + "/") + c.activeModel().model()));
         if (compaction != null) {
             Long before = ((dev.parley.core.model.EntryPayload.Compaction) compaction.payload()).tokensBefore();
             out.println();

@@ -332,9 +332,9 @@ public final class Browser {
     }
 
     /**
-     * Runs before the live stream: the same access as a page, but refusing with 401 instead of redirecting; then a
-     * start that is not a seq (400) and a request that does not accept an event stream (406), answered before the
-     * stream begins.
+     * Runs before the live stream: the same access as a page, but refusing with 401 instead of redirecting; then an
+     * invalid session id or a start that is not a seq (400) and a request that does not accept an event stream (406),
+     * answered before the stream begins.
      */
     public void liveAccess(Context ctx) {
         Store scoped;
@@ -350,6 +350,7 @@ public final class Browser {
             scoped = scope.equals(anyScope) || scope.equals(store.scope()) ? store
                     : views.computeIfAbsent(scope, store::withScope);
         }
+        new SessionId(ctx.pathParam("session")); // a session id that cannot be one: 400 before the stream begins
         liveStart(ctx);
         EventStream.requireEventStreamAccepted(ctx);
         ctx.attribute("parley.browser.store", scoped);
