@@ -27,7 +27,8 @@ public final class ServerMain {
         }
     }
 
-    private static void run(String[] args) throws InterruptedException {
+    /** {@link #main} without the exit: what a bad command line throws. */
+    static void run(String[] args) throws InterruptedException {
         String store = null;
         ServerConfig config = ServerConfig.defaults();
         Tokens tokens = Tokens.fromEnvironment(System.getenv());
@@ -38,7 +39,7 @@ public final class ServerMain {
             }
             switch (args[i]) {
                 case "--store" -> store = value;
-                case "--port" -> config = config.withPort((int) number(args[i], value));
+                case "--port" -> config = config.withPort(port(value));
                 case "--bind" -> config = config.withBind(value);
                 case "--tokens" -> tokens = Tokens.read(Path.of(value)).and(tokens);
                 case "--max-body-bytes" -> config = config.withMaxBodyBytes(number(args[i], value));
@@ -52,12 +53,17 @@ public final class ServerMain {
         serve(store, config.withTokens(tokens), System.out, uri -> "listening on " + uri);
     }
 
-    private static long number(String option, String value) {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new InvalidInputException(option + " needs an integer, not " + value, e);
+    /** A TCP port, refused when out of range rather than cut to the low 32 bits of what was given. */
+    private static int port(String value) {
+        long port = number("--port", value);
+        if (port < 0 || port > 65535) {
+            throw new InvalidInputException("--port must be 0 to 65535, not " + value);
         }
+        return (int) port;
+    }
+
+    private static long number(String option, String value) {
+        return dev.parley.server.internal.Api.integer(value, option);
     }
 
     /**

@@ -298,6 +298,15 @@ class ServerAccessTest {
         }
     }
 
+    /** Review: a port beyond an int was cut to its low 32 bits (4294967377 served on port 81). */
+    @Test
+    void serverMain_aPortBeyondTheRange_isRefused_notCut() {
+        for (String port : new String[] {"4294967377", "+81", "65536"}) {
+            assertThatThrownBy(() -> ServerMain.run(new String[] {"--store", "memory:", "--port", port}))
+                    .as(port).isInstanceOf(InvalidInputException.class).hasMessageContaining(port);
+        }
+    }
+
     @Test
     void config_blankBind_isRefused() {
         assertThatThrownBy(() -> ServerConfig.defaults().withBind(" ")).isInstanceOf(InvalidInputException.class)
