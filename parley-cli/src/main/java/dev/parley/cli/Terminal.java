@@ -6,6 +6,9 @@ package dev.parley.cli;
  * newline and tab are shown as their Unicode control pictures ({@code ␛} for ESC).
  */
 final class Terminal {
+    private static final java.util.regex.Pattern LINE_BREAKS =
+            java.util.regex.Pattern.compile("[\\r\\n\\t\\u2028\\u2029\\u0085]");
+
     private Terminal() {}
 
     static String safe(String text) {
@@ -30,7 +33,7 @@ final class Terminal {
      * its own in a one-line-per-entry listing.
      */
     static String line(String text) {
-        return safe(text.replaceAll("[\\r\\n\\t\\u2028\\u2029\\u0085]", " "));
+        return safe(LINE_BREAKS.matcher(text).replaceAll(" "));
     }
 
     /** A word as a POSIX shell reads it back: unchanged when it is plain, else single-quoted. */

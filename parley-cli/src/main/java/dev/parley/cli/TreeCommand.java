@@ -158,8 +158,8 @@ final class TreeCommand implements Callable<Integer> {
 
     /**
      * One line for an entry: a message's role, its tool calls (→name) and results (←name), thinking, and its text and
-     * its tool results' text (whitespace folded, abbreviated past {@code textLimit} characters); another entry's kind and what it says. Not
-     * yet made safe for a terminal ({@link Terminal#line}).
+     * its tool results' text (whitespace folded, abbreviated past {@code textLimit} characters); another entry's kind
+     * and what it says. Not yet made safe for a terminal ({@link Terminal#line}).
      */
     static String describe(Entry e, int textLimit) {
         EntryPayload p = e.payload();

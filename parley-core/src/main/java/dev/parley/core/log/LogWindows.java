@@ -2,7 +2,6 @@ package dev.parley.core.log;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.model.Entry;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntToLongFunction;
 
@@ -47,15 +46,7 @@ public final class LogWindows {
     /** The first {@code limit} entries of {@code entries} (ascending seq) whose seq is greater than {@code afterSeq}. */
     public static List<Entry> cut(List<Entry> entries, long afterSeq, int limit) {
         check(afterSeq, limit);
-        List<Entry> out = new ArrayList<>(Math.min(limit, entries.size()));
-        for (Entry e : entries) {
-            if (e.seq() > afterSeq) {
-                out.add(e);
-                if (out.size() == limit) {
-                    break;
-                }
-            }
-        }
-        return List.copyOf(out);
+        int low = firstAfter(entries.size(), i -> entries.get(i).seq(), afterSeq);
+        return List.copyOf(entries.subList(low, (int) Math.min(entries.size(), (long) low + limit)));
     }
 }

@@ -124,14 +124,8 @@ final class MemoryMessageLog implements MessageLog, SessionCatalog {
     /** {@inheritDoc} <p>Copies only the window, found by a binary search on seq. */
     @Override
     public synchronized List<Entry> loadAfter(SessionId session, long afterSeq, int limit) {
-        LogWindows.check(afterSeq, limit);
         SessionData data = sessions.get(session);
-        if (data == null) {
-            return List.of();
-        }
-        List<Entry> entries = data.entries;
-        int low = LogWindows.firstAfter(entries.size(), i -> entries.get(i).seq(), afterSeq);
-        return List.copyOf(entries.subList(low, (int) Math.min(entries.size(), (long) low + limit)));
+        return LogWindows.cut(data == null ? List.of() : data.entries, afterSeq, limit);
     }
 
     @Override
