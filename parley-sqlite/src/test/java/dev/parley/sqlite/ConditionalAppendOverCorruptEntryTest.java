@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A conditional append compares the agent's latest entry by id: a damaged body there, which the batch does not name,
- * must not change the answer (a recognised retry, or the last entry having moved), nor be read as a success.
+ * must not change the answer (a recognised retry, or the last entry having moved), nor be read as a success; and a
+ * batch that names it as a parent needs it stored, not readable.
  */
 class ConditionalAppendOverCorruptEntryTest {
     static final SessionId S = new SessionId("s");
@@ -68,9 +69,26 @@ class ConditionalAppendOverCorruptEntryTest {
             MessageLog log = store.log();
             assertThatThrownBy(() -> log.appendIfLast(S, AGENT, new EntryId("a"), List.of(entry("c", "a")), Usage.ZERO))
                     .isInstanceOf(LastEntryMovedException.class);
-            // naming the corrupt entry as the parent still reads it, and says so
-            assertThatThrownBy(() -> log.appendIfLast(S, AGENT, new EntryId("b"), List.of(entry("c", "b")), Usage.ZERO))
-                    .isInstanceOf(CorruptRecordException.class);
+        }
+    }
+
+    @Test
+    void appendAfterACorruptParent_isStored_andTheDamageIsReportedWhereItIsRead() throws Exception {
+        Path file = storeWithCorruptLatest();
+        try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
+            MessageLog log = store.log();
+            // Naming b as the parent needs b stored, not its body: the append does not read what it does not judge.
+            log.appendIfLast(S, AGENT, new EntryId("b"), List.of(entry("c", "b")), Usage.ZERO);
+            log.append(S, AGENT, List.of(entry("d", "b"), entry("e", "d"), entry("f", "e"), entry("g", "f"),
+                    entry("h", "g"))); // a batch too large for the first attempt: the careful way judges alike
+            assertThatThrownBy(() -> log.load(S, null)).isInstanceOf(CorruptRecordException.class)
+                    .hasMessageContaining("b");
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+             PreparedStatement st = c.prepareStatement("SELECT count(*) FROM parley_log_entries")) {
+            var rs = st.executeQuery();
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(8); // a, b and the six appended after it
         }
     }
 }

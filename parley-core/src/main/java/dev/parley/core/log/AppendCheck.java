@@ -47,7 +47,7 @@ public final class AppendCheck {
      *     {@link EntryTooLargeException} naming the first entry to write that is over {@link EntryLimits}
      */
     public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored) {
-        return plan(session, agent, batch, stored, true);
+        return planChecking(session, agent, batch, stored, stored.keySet());
     }
 
     /**
@@ -56,6 +56,28 @@ public final class AppendCheck {
      */
     public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored,
                             boolean checkParents) {
+        return planChecking(session, agent, batch, stored, checkParents ? stored.keySet() : null);
+    }
+
+    /**
+     * {@link #plan(SessionId, AgentId, List, Map)} for a backend that reads the parents a batch names by id only: a
+     * parent must be stored, and its body is not the append's concern (a damaged one is reported when it is read).
+     *
+     * @param stored the stored entries of the session whose ids are in the batch, by id
+     * @param storedIds the ids, of those the batch names as entries or parents, that are stored in the session (a
+     *     superset of {@code stored}'s keys)
+     * @return the plan, as {@link #plan(SessionId, AgentId, List, Map)}'s
+     * @throws EntryConflictException as {@link #plan(SessionId, AgentId, List, Map)}
+     * @throws InvalidInputException as {@link #plan(SessionId, AgentId, List, Map)}
+     */
+    public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored,
+                            Set<EntryId> storedIds) {
+        return planChecking(session, agent, batch, stored, Objects.requireNonNull(storedIds, "storedIds"));
+    }
+
+    /** The plan, the parents checked against {@code parentsStored} unless it is null. */
+    private static Plan planChecking(SessionId session, AgentId agent, List<NewEntry> batch,
+                                     Map<EntryId, Entry> stored, @Nullable Set<EntryId> parentsStored) {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(agent, "agent");
         Set<EntryId> inBatch = new HashSet<>();
@@ -76,7 +98,8 @@ public final class AppendCheck {
                 continue;
             }
             EntryId parent = e.parentId();
-            if (checkParents && parent != null && !inBatch.contains(parent) && !stored.containsKey(parent)) {
+            if (parentsStored != null && parent != null && !inBatch.contains(parent)
+                    && !parentsStored.contains(parent)) {
                 throw new InvalidInputException("entry " + e.id() + " names parent " + parent
                         + ", which is not an earlier entry of session " + session + " (batch element " + i + ")");
             }

@@ -34,11 +34,13 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,9 +57,10 @@ import org.jspecify.annotations.Nullable;
  * counts back with everything else. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
  * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
  *
- * <p>Where the driver takes many statements in one text ({@link SqlDialect#sendsStatementsAtOnce()}: PostgreSQL), an
- * append first sends all of its statements at once and checks after ({@link #appendAtOnce}); any case but the usual
- * one fails that attempt, which is rolled back, and the append runs as above.
+ * <p>An append of a few entries first makes the usual case's attempt ({@link #appendAtOnce}): it counts in, reads only
+ * the agent's last row and the ids of parents it cannot vouch for, inserts, and checks after; where the driver takes
+ * many statements in one text ({@link SqlDialect#sendsStatementsAtOnce()}: PostgreSQL) all of them go in one round
+ * trip. Any case but the usual one fails that attempt, which is rolled back, and the append runs as above.
  *
  * <p>Appends are group-committed ({@link Database#writeInGroup}): appends that arrive together, from many threads and
  * to many sessions, share one transaction and one commit, each all or nothing on its own, so one caller's invalid
@@ -170,7 +173,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         // ids and parents, and the agent's last entry that a conditional append compares, are read in one query.
         Lookup lookup = lookUp(c, session, batch, conditional ? agent : null);
         StoredRow last = lookup.last();
-        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, lookup.found());
+        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, lookup.found(), lookup.stored());
         if (plan.nothingToWrite() && !batch.isEmpty()) {
             // A retry of a batch that is stored whole: nothing is written, not even usage, and the counts go back.
             throw new StoredAlready(plan.result(List.of()));
@@ -207,13 +210,11 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * Whether an append's first attempt sends all its statements at once ({@link #appendAtOnce}): on a database that
-     * takes them so, for a batch of at most {@value #FEW_IDS} entries whose usage has no cost (a cost is added in
-     * Java, after a read).
+     * Whether an append makes a first attempt ({@link #appendAtOnce}): for a batch of at most {@value #FEW_IDS} entries
+     * whose usage has no cost (a cost is added in Java, after a read).
      */
-    private boolean appendsAtOnce(List<NewEntry> batch, Usage usage) {
-        return dialect.sendsStatementsAtOnce() && !batch.isEmpty() && batch.size() <= FEW_IDS
-                && usage.costUsd() == null;
+    private static boolean appendsAtOnce(List<NewEntry> batch, Usage usage) {
+        return !batch.isEmpty() && batch.size() <= FEW_IDS && usage.costUsd() == null;
     }
 
     /** The parents that a batch names outside itself: at most one per entry. */
@@ -228,11 +229,14 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * The usual append — every entry new, its parents stored, the agent's last entry the one expected — in one round
-     * trip: the statements of {@link #appendOnce} (create the session's row if absent, lock and count, look up,
-     * insert, add the usage) are sent together, the insert before its check, and the lookup is checked with
-     * {@link AppendCheck} once they have run. Any other case fails this attempt — an insert whose id is stored
-     * returns no row, a failed check throws — and the group rolls it back and runs {@link #appendOnce} instead
+     * The usual append — every entry new, its parents stored, the agent's last entry the one expected — with the fewest
+     * statements and reads: lock and count, look up what the check needs, insert, add the usage, the inserts before
+     * the check. Where the dialect takes many statements in one text ({@link SqlDialect#sendsStatementsAtOnce()}) they
+     * go in one round trip, led by the creation of the session's row; otherwise one by one, and a session without a
+     * row fails the attempt. A batch's own ids are not looked up (an insert whose id is stored returns no row), nor is
+     * a parent that is the expected last entry (the comparison with the agent's last row proves it stored), and the
+     * other parents only for being stored. Any other case fails this attempt — a missing row, an insert that returns
+     * nothing, a failed check — and the group rolls it back and runs {@link #appendOnce} instead
      * ({@link Database#writeInGroup(String, String, Database.Work, Database.Work)}), which answers as if this attempt
      * had not been made.
      */
@@ -241,67 +245,135 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         EntryLimits.check(session, batch); // what the check would refuse is not sent
         Instant now = now();
         long batchMessages = messagesIn(batch);
-        // Only the parents outside the batch are looked up: were one of the batch's own ids stored, the insert fails.
-        Set<EntryId> ids = parentsOutside(batch);
+        Set<EntryId> parents = parentsOutside(batch);
+        if (conditional && expectedLast != null) {
+            parents.remove(expectedLast);
+        }
         AgentId lastOf = conditional ? agent : null;
-        boolean looksUp = !ids.isEmpty() || lastOf != null; // not for a plain append of a new root
-        StringBuilder sql = new StringBuilder(CREATE_IF_ABSENT).append(";\n").append(TOUCH);
-        if (looksUp) {
-            sql.append(";\n").append(lookupSql(ids.size(), lastOf != null));
-        }
-        for (int n = 0; n < batch.size(); n++) {
-            sql.append(";\n").append(insertNewSql);
-        }
+        boolean looksUp = !parents.isEmpty() || lastOf != null; // not for a plain append of a new root
         boolean addsUsage = !usage.equals(Usage.ZERO);
-        if (addsUsage) {
-            sql.append(";\n").append(ADD_USAGE);
+        boolean atOnce = dialect.sendsStatementsAtOnce();
+        Statements steps = new Statements(c, atOnce);
+        if (atOnce) {
+            steps.add(CREATE_IF_ABSENT, (st, i) -> bindCreate(st, i, session, now));
         }
-        Lookup lookup;
+        steps.add(TOUCH, (st, i) -> bindTouch(st, i, session, now, batch.size(), batchMessages));
+        if (looksUp) {
+            steps.add(lookupSql(parents.size(), lastOf != null, false),
+                    (st, i) -> bindLookup(st, i, session, parents, lastOf));
+        }
+        for (NewEntry e : batch) {
+            steps.add(insertNewSql, (st, i) -> bindInsert(st, i, session, agent, e));
+        }
+        if (addsUsage) {
+            steps.add(ADD_USAGE, (st, i) -> bindUsageRow(st, i, session, agent, usage));
+        }
+        Lookup lookup = Lookup.NOTHING;
         List<Entry> written = new ArrayList<>(batch.size());
-        try (PreparedStatement st = c.prepareStatement(sql.toString())) {
-            int i = bindCreate(st, 1, session, now);
-            i = bindTouch(st, i, session, now, batch.size(), batchMessages);
-            if (looksUp) {
-                i = bindLookup(st, i, session, ids, lastOf);
+        try (steps) {
+            if (atOnce) {
+                steps.next(); // the session's row, unless it exists
             }
-            for (NewEntry e : batch) {
-                i = bindInsert(st, i, session, agent, e);
-            }
-            if (addsUsage) {
-                bindUsageRow(st, i, session, agent, usage);
-            }
-            st.execute(); // a failure of any statement is thrown here, and the transaction is to be rolled back
-            st.getMoreResults();
-            if (st.getUpdateCount() != 1) {
-                throw new NotAtOnce(); // the session was deleted between the two statements: the careful way decides
+            steps.next();
+            if (steps.updateCount() != 1) {
+                throw new NotAtOnce(); // no row to count in (deleted meanwhile, or not created here): the careful way
             }
             if (looksUp) {
-                st.getMoreResults();
-                try (ResultSet rs = st.getResultSet()) {
-                    lookup = readLookup(rs);
+                steps.next();
+                try (ResultSet rs = steps.resultSet()) {
+                    lookup = readLookup(rs, Set.of());
                 }
-            } else {
-                lookup = new Lookup(Map.of(), null);
             }
             for (NewEntry e : batch) {
-                st.getMoreResults();
-                try (ResultSet rs = st.getResultSet()) {
+                steps.next();
+                try (ResultSet rs = steps.resultSet()) {
                     if (!rs.next()) {
                         throw new NotAtOnce(); // its id is stored: a retry, or a conflict
                     }
                     written.add(inserted(rs, agent, e));
                 }
             }
-        }
-        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, lookup.found());
-        if (plan.toWrite().size() != batch.size()) {
-            throw new NotAtOnce(); // not reached: an insert whose id is stored returned no row above
+            if (addsUsage) {
+                steps.next();
+            }
         }
         if (conditional) {
             StoredRow last = lookup.last();
             AppendCheck.requireLast(session, agent, expectedLast, last == null ? null : last.id());
         }
+        Set<EntryId> stored = lookup.stored();
+        if (conditional && expectedLast != null) {
+            stored = new HashSet<>(stored);
+            stored.add(expectedLast); // the agent's last entry, as compared above
+        }
+        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, Map.of(), stored);
+        if (plan.toWrite().size() != batch.size()) {
+            throw new NotAtOnce(); // not reached: every entry was inserted above, so none is stored already
+        }
         return plan.result(written);
+    }
+
+    /** Binds one statement's parameters from parameter {@code i} on; the next parameter. */
+    @FunctionalInterface
+    private interface Binder {
+        int bind(PreparedStatement st, int i) throws SQLException;
+    }
+
+    /**
+     * Statements run in order on one connection, their results read in turn: with {@code atOnce}, sent in one text
+     * on the first {@link #next()} and read through {@link PreparedStatement#getMoreResults()}; otherwise each
+     * prepared, bound and run by its own {@link #next()}.
+     */
+    private static final class Statements implements AutoCloseable {
+        private final Connection c;
+        private final boolean atOnce;
+        private final List<String> texts = new ArrayList<>();
+        private final List<Binder> binders = new ArrayList<>();
+        private @Nullable PreparedStatement current;
+        private int next;
+
+        Statements(Connection c, boolean atOnce) {
+            this.c = c;
+            this.atOnce = atOnce;
+        }
+
+        void add(String sql, Binder binder) {
+            texts.add(sql);
+            binders.add(binder);
+        }
+
+        /** Moves to the next statement's result, running it (with {@code atOnce}, all of them the first time). */
+        void next() throws SQLException {
+            if (atOnce && current != null) {
+                current.getMoreResults();
+            } else {
+                if (current != null) {
+                    current.close();
+                }
+                current = c.prepareStatement(atOnce ? String.join(";\n", texts) : texts.get(next));
+                int i = 1;
+                for (Binder b : atOnce ? binders : binders.subList(next, next + 1)) {
+                    i = b.bind(current, i);
+                }
+                current.execute(); // with atOnce, a failure of any statement is thrown here
+            }
+            next++;
+        }
+
+        int updateCount() throws SQLException {
+            return Objects.requireNonNull(current).getUpdateCount();
+        }
+
+        ResultSet resultSet() throws SQLException {
+            return Objects.requireNonNull(current).getResultSet();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            if (current != null) {
+                current.close();
+            }
+        }
     }
 
     /** Fails an append's first attempt ({@link #appendAtOnce}) whose case is not the usual one. */
@@ -332,8 +404,13 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return new Entry(rs.getLong(1), e.id(), e.parentId(), agent, e.timestamp(), e.payload(), e.source());
     }
 
-    /** What an append reads before it writes: the stored entries its batch names, and the agent's last row. */
-    private record Lookup(Map<EntryId, Entry> found, @Nullable StoredRow last) {}
+    /**
+     * What an append reads before it writes: which of the ids its batch names (as entries or parents) are stored, the
+     * stored entries of the batch's own ids decoded (a retry is compared with them), and the agent's last row.
+     */
+    private record Lookup(Map<EntryId, Entry> found, Set<EntryId> stored, @Nullable StoredRow last) {
+        static final Lookup NOTHING = new Lookup(Map.of(), Set.of(), null);
+    }
 
     /**
      * The stored entries of the session whose ids the batch names (as entries or parents), and with {@code lastOf}
@@ -345,26 +422,28 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     private Lookup lookUp(Connection c, SessionId session, List<NewEntry> batch, @Nullable AgentId lastOf)
             throws SQLException {
         Set<EntryId> ids = AppendCheck.idsToLookUp(batch);
-        Map<EntryId, Entry> found = new HashMap<>();
+        Set<EntryId> batchIds = batch.stream().map(NewEntry::id).collect(Collectors.toSet());
         if (ids.size() > FEW_IDS) {
-            try (PreparedStatement st = c.prepareStatement("SELECT seq, entry_id, body FROM parley_log_entries"
-                    + " WHERE scope_id = ? AND session_id = ? AND " + dialect.isAnyOf("entry_id"))) {
+            Lookup byId;
+            try (PreparedStatement st = c.prepareStatement("SELECT 0 AS last_row, seq, entry_id, body"
+                    + " FROM parley_log_entries WHERE scope_id = ? AND session_id = ? AND "
+                    + dialect.isAnyOf("entry_id"))) {
                 st.setString(1, scope);
                 st.setString(2, session.value());
                 dialect.bindStrings(c, st, 3, ids.stream().map(EntryId::value).toList());
-                for (Entry e : readEntries(st)) {
-                    found.put(e.id(), e);
+                try (ResultSet rs = st.executeQuery()) {
+                    byId = readLookup(rs, batchIds);
                 }
             }
-            return new Lookup(found, lastOf == null ? null : lastRow(c, session, lastOf));
+            return new Lookup(byId.found(), byId.stored(), lastOf == null ? null : lastRow(c, session, lastOf));
         }
         if (ids.isEmpty() && lastOf == null) {
-            return new Lookup(found, null);
+            return Lookup.NOTHING;
         }
-        try (PreparedStatement st = c.prepareStatement(lookupSql(ids.size(), lastOf != null))) {
+        try (PreparedStatement st = c.prepareStatement(lookupSql(ids.size(), lastOf != null, true))) {
             bindLookup(st, 1, session, ids, lastOf);
             try (ResultSet rs = st.executeQuery()) {
-                return readLookup(rs);
+                return readLookup(rs, batchIds);
             }
         }
     }
@@ -372,15 +451,17 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     /**
      * The statement that reads a few stored entries by id and, with {@code last}, the agent's last row: a branch per
      * id by the whole unique key and one through the agent index (see {@link #lookUp}); parameters from
-     * {@link #bindLookup}, rows read by {@link #readLookup}.
+     * {@link #bindLookup}, rows read by {@link #readLookup}. Without {@code bodies}, every row's body is null: it
+     * says which ids are stored, and a stored body is neither sent nor decoded.
      */
-    private static String lookupSql(int ids, boolean last) {
+    private static String lookupSql(int ids, boolean last, boolean bodies) {
+        String body = bodies ? "body" : "NULL AS body";
         List<String> branches = new ArrayList<>();
         if (last) {
-            branches.add("SELECT 1 AS last_row, seq, entry_id, body FROM (" + LAST_ROW + ") AS agent_last");
+            branches.add("SELECT 1 AS last_row, seq, entry_id, " + body + " FROM (" + LAST_ROW + ") AS agent_last");
         }
         for (int i = 0; i < ids; i++) {
-            branches.add("SELECT 0 AS last_row, seq, entry_id, body FROM " + BY_ID);
+            branches.add("SELECT 0 AS last_row, seq, entry_id, " + body + " FROM " + BY_ID);
         }
         return String.join(" UNION ALL ", branches);
     }
@@ -419,26 +500,33 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return i;
     }
 
-    /** The rows of {@link #lookupSql}: the entries found by id, decoded, and the agent's last row, undecoded. */
-    private Lookup readLookup(ResultSet rs) throws SQLException {
+    /**
+     * The rows of {@link #lookupSql}: the ids found, those of them in {@code toDecode} decoded, and the agent's last
+     * row, undecoded. A parent is only checked for being stored: its body is not the append's to judge (a damaged one
+     * is reported when it is read).
+     */
+    private Lookup readLookup(ResultSet rs, Set<EntryId> toDecode) throws SQLException {
         Map<EntryId, Entry> found = new HashMap<>();
+        Set<EntryId> stored = new HashSet<>();
         StoredRow last = null;
         while (rs.next()) {
             long seq = rs.getLong(2);
-            String entryId = rs.getString(3);
+            EntryId id = new EntryId(rs.getString(3));
             String body = rs.getString(4);
             if (rs.getInt(1) == 1) {
-                last = new StoredRow(seq, new EntryId(entryId), body);
+                last = new StoredRow(seq, id, body);
             } else {
-                Entry e = decode(seq, entryId, body);
-                found.put(e.id(), e);
+                stored.add(id);
+                if (toDecode.contains(id)) {
+                    found.put(id, decode(seq, id.value(), Objects.requireNonNull(body, "body")));
+                }
             }
         }
-        return new Lookup(found, last);
+        return new Lookup(found, stored, last);
     }
 
-    /** A row of {@code parley_log_entries} as read, its body not decoded yet. */
-    private record StoredRow(long seq, EntryId id, String body) {}
+    /** A row of {@code parley_log_entries} as read, its body not decoded yet (null where it was not read). */
+    private record StoredRow(long seq, EntryId id, @Nullable String body) {}
 
     /**
      * The row of the agent's latest entry in the session, through the agent index, undecoded: an append that only
@@ -787,8 +875,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return out;
     }
 
+    /** Decodes a row read with its body ({@link #lastRow}). */
     private Entry decode(StoredRow row) {
-        return decode(row.seq(), row.id().value(), row.body());
+        return decode(row.seq(), row.id().value(), Objects.requireNonNull(row.body(), "body"));
     }
 
     /** Decodes a row; a body that is not the row's entry is a {@link dev.parley.core.CorruptRecordException}. */
