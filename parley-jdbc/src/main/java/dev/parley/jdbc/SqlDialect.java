@@ -116,6 +116,17 @@ public abstract class SqlDialect {
     public abstract <T> T withConnection(ConnectionWork<T> work) throws SQLException;
 
     /**
+     * Brings a lent connection whose {@code rollback()} failed back to auto-commit mode when that can be done without
+     * committing anything: a transaction that is still open must stay uncommitted. By default nothing: a pooled
+     * connection is rolled back, or dropped, by its pool when it is returned.
+     *
+     * @throws SQLException if the connection could not be brought back (it is left as it was)
+     */
+    public void recoverFromFailedRollback(Connection connection) throws SQLException {
+        // nothing: the pool's work
+    }
+
+    /**
      * How many group commits of appends may run at once: the store keeps this many independent group-commit lanes,
      * each with its own queue, leader and transaction, and sends an append to the lane its session hashes to. The
      * appends of one session share a lane, so no two groups of one store contend for one session's rows; an append

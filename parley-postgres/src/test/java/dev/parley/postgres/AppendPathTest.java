@@ -18,16 +18,12 @@ import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
 import dev.parley.core.store.StoreOptions;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import dev.parley.jdbc.StatementCounter;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,7 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class AppendPathTest {
     static HikariDataSource pool;
-    static final AtomicInteger executed = new AtomicInteger();
+    static final StatementCounter COUNTER = new StatementCounter();
 
     @BeforeAll
     static void database() {
@@ -68,14 +64,14 @@ class AppendPathTest {
             SessionId s = new SessionId("trips");
             log.append(s, AgentId.MAIN, List.of(entry("e1", null)), USAGE); // the session's first append
 
-            executed.set(0);
+            COUNTER.reset();
             log.append(s, AgentId.MAIN, List.of(entry("e2", "e1")), USAGE);
-            assertThat(executed).as("statements executed by a usual append").hasValue(1);
+            assertThat(COUNTER.executed).as("statements executed by a usual append").hasValue(1);
 
-            executed.set(0);
+            COUNTER.reset();
             log.appendIfLast(s, AgentId.MAIN, new EntryId("e2"), List.of(entry("e3", "e2"), entry("e4", "e3")),
                     Usage.ZERO);
-            assertThat(executed).as("statements executed by a usual conditional append").hasValue(1);
+            assertThat(COUNTER.executed).as("statements executed by a usual conditional append").hasValue(1);
 
             assertThat(log.load(s, null)).extracting(e -> e.id().value()).containsExactly("e1", "e2", "e3", "e4");
             SessionInfo info = store.catalog().orElseThrow().find(s).orElseThrow();
@@ -177,34 +173,8 @@ class AppendPathTest {
         return rowsRead;
     }
 
-    /** {@code pool}, its connections' statements counted in {@link #executed}. */
+    /** {@code pool}, its connections' statements counted by {@link #COUNTER}. */
     static DataSource counting(DataSource pool) {
-        return proxy(DataSource.class, pool);
-    }
-
-    @SuppressWarnings("unchecked")
-    static <T> T proxy(Class<T> type, T target) {
-        InvocationHandler handler = (p, method, args) -> {
-            if (method.getName().startsWith("execute")) {
-                executed.incrementAndGet();
-            }
-            Object result;
-            try {
-                result = method.invoke(target, args);
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-            if (result instanceof Connection c) {
-                return proxy(Connection.class, c);
-            }
-            if (result instanceof PreparedStatement st) {
-                return proxy(PreparedStatement.class, st);
-            }
-            if (result instanceof Statement st) {
-                return proxy(Statement.class, st);
-            }
-            return result;
-        };
-        return (T) Proxy.newProxyInstance(AppendPathTest.class.getClassLoader(), new Class<?>[] {type}, handler);
+        return COUNTER.wrap(DataSource.class, pool);
     }
 }

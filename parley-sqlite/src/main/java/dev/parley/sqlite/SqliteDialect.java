@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -145,6 +146,32 @@ final class SqliteDialect extends SqlDialect {
         }
         return new UnavailableException("could not " + doing + " in " + where + ": "
                 + (cause != null ? cause : e).getMessage(), e);
+    }
+
+    /**
+     * SQLite ends a transaction itself after some failures (an I/O error, a full disk), and then the driver's
+     * {@code rollback()} fails with no transaction to roll back and leaves the connection in manual-commit mode with
+     * none open: every statement after would commit on its own, outside any transaction. So the transaction is rolled
+     * back once more by a plain {@code ROLLBACK} (which fails alike when none is open) and, nothing being open then,
+     * the connection is returned to auto-commit mode (the driver records the mode before it sends the {@code COMMIT}
+     * that then finds nothing to commit).
+     *
+     * @throws SQLException if the {@code ROLLBACK} failed otherwise: a transaction may be open, and is left so
+     */
+    @Override
+    public void recoverFromFailedRollback(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("ROLLBACK");
+        } catch (SQLException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("no transaction is active")) {
+                throw e;
+            }
+        }
+        try {
+            c.setAutoCommit(true);
+        } catch (SQLException nothingToCommit) {
+            // expected: "cannot commit - no transaction is active"; the mode is auto-commit all the same
+        }
     }
 
     /**

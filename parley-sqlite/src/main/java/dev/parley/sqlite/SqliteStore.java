@@ -12,10 +12,12 @@ import dev.parley.jdbc.internal.Migrations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 import org.sqlite.SQLiteErrorCode;
@@ -107,7 +109,7 @@ public final class SqliteStore extends JdbcStore {
         String readOnly = exists ? whyReadOnly(absolute) : null;
         if (readOnly == null) {
             try {
-                return openWritable(absolute, scope, scopePinned, options, where);
+                return openWritable(absolute, scope, scopePinned, options, where, UnaryOperator.identity());
             } catch (UnavailableException e) {
                 SQLiteErrorCode code = sqliteCode(e);
                 if (!exists || code == null || !CANNOT_WRITE.contains(code)) {
@@ -168,8 +170,17 @@ public final class SqliteStore extends JdbcStore {
         return null;
     }
 
+    /**
+     * Opens a new or writable file, as {@link #open(Path, StoreOptions)} does, on a connection that {@code watch}
+     * wraps: for tests that count what the store sends to SQLite.
+     */
+    static SqliteStore openWatched(Path file, StoreOptions options, UnaryOperator<Connection> watch) {
+        Path absolute = file.toAbsolutePath();
+        return openWritable(absolute, DEFAULT_SCOPE, false, options, "sqlite:" + absolute, watch);
+    }
+
     private static SqliteStore openWritable(Path absolute, String scope, boolean scopePinned, StoreOptions options,
-                                            String where) {
+                                            String where, UnaryOperator<Connection> watch) {
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
@@ -180,8 +191,8 @@ public final class SqliteStore extends JdbcStore {
         dataSource.setUrl("jdbc:sqlite:" + absolute);
         SqliteSchema.migrate(absolute, dataSource, where);
         try {
-            return new SqliteStore(absolute, scope, scopePinned, new SqliteDialect(where, dataSource.getConnection()),
-                    options);
+            return new SqliteStore(absolute, scope, scopePinned,
+                    new SqliteDialect(where, watch.apply(dataSource.getConnection())), options);
         } catch (SQLException e) {
             throw SqliteDialect.map(e, where, "open the database");
         }

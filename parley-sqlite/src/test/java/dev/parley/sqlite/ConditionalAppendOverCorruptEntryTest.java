@@ -14,10 +14,12 @@ import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
 import dev.parley.core.store.StoreOptions;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -77,18 +79,20 @@ class ConditionalAppendOverCorruptEntryTest {
         Path file = storeWithCorruptLatest();
         try (SqliteStore store = SqliteStore.open(file, StoreOptions.defaults())) {
             MessageLog log = store.log();
-            // Naming b as the parent needs b stored, not its body: the append does not read what it does not judge.
-            log.appendIfLast(S, AGENT, new EntryId("b"), List.of(entry("c", "b")), Usage.ZERO);
-            log.append(S, AGENT, List.of(entry("d", "b"), entry("e", "d"), entry("f", "e"), entry("g", "f"),
-                    entry("h", "g"))); // a batch too large for the first attempt: the careful way judges alike
+            // Naming b as the parent needs b stored, not its body: no append reads what it does not judge.
+            log.appendIfLast(S, AGENT, new EntryId("b"), List.of(entry("c", "b")), Usage.ZERO); // b vouched for
+            log.append(S, AGENT, List.of(entry("d", "b")), Usage.ZERO); // b looked up by id
+            log.append(S, AGENT, List.of(entry("e", "b")), new Usage(1, 1, 0, 0, 0, new BigDecimal("0.01")));
+            log.append(S, AGENT, List.of(entry("f", "b"), entry("g", "f"), entry("h", "g"), entry("i", "h"),
+                    entry("j", "i"))); // a cost, and a batch of many ids, take the careful way: it judges alike
             assertThatThrownBy(() -> log.load(S, null)).isInstanceOf(CorruptRecordException.class)
-                    .hasMessageContaining("b");
+                    .hasMessageContaining("seq=2");
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-             PreparedStatement st = c.prepareStatement("SELECT count(*) FROM parley_log_entries")) {
-            var rs = st.executeQuery();
+             PreparedStatement st = c.prepareStatement("SELECT count(*) FROM parley_log_entries");
+             ResultSet rs = st.executeQuery()) {
             rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(8); // a, b and the six appended after it
+            assertThat(rs.getInt(1)).isEqualTo(10); // a, b and the eight appended after b
         }
     }
 }

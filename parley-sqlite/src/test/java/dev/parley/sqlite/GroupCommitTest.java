@@ -19,6 +19,7 @@ import dev.parley.core.model.NewEntry;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.jdbc.internal.Database;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -206,6 +207,26 @@ class GroupCommitTest {
             assertThat(store.catalog().orElseThrow().find(new SessionId("s" + w)).orElseThrow().entryCount())
                     .isEqualTo(appends);
         }
+    }
+
+    /**
+     * Found by a review of e718155: a lone unit whose first attempt failed in a way that ended the transaction (as
+     * SQLite does itself after some I/O errors) was answered with the rollback that then failed ("no transaction is
+     * active"), and the attempt's own error was lost.
+     */
+    @Test
+    void writeInGroup_firstAttemptEndsTheTransactionAndFails_answersWithItsOwnError() {
+        Database.Work<Object> first = c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("ROLLBACK");
+            }
+            throw new SQLException("simulated disk I/O error", null, 10); // SQLITE_IOERR
+        };
+        assertThatThrownBy(() -> db.writeInGroup("write after an I/O error", "k", first, c -> "careful"))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("simulated disk I/O error");
+        SessionId a = new SessionId("a");
+        log.append(a, AGENT, List.of(entry("a1", null, "after")));
+        assertThat(ids(a)).containsExactly("a1");
     }
 
     List<String> ids(SessionId session) {

@@ -64,14 +64,14 @@ public final class AppendCheck {
      * parent must be stored, and its body is not the append's concern (a damaged one is reported when it is read).
      *
      * @param stored the stored entries of the session whose ids are in the batch, by id
-     * @param storedIds the ids, of those the batch names as entries or parents, that are stored in the session (a
-     *     superset of {@code stored}'s keys)
+     * @param storedIds the ids, of those the batch names as parents, that are stored in the session (an id that is a
+     *     key of {@code stored} counts as stored too)
      * @return the plan, as {@link #plan(SessionId, AgentId, List, Map)}'s
      * @throws EntryConflictException as {@link #plan(SessionId, AgentId, List, Map)}
      * @throws InvalidInputException as {@link #plan(SessionId, AgentId, List, Map)}
      */
-    public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored,
-                            Set<EntryId> storedIds) {
+    public static Plan planWithStoredIds(SessionId session, AgentId agent, List<NewEntry> batch,
+                                         Map<EntryId, Entry> stored, Set<EntryId> storedIds) {
         return planChecking(session, agent, batch, stored, Objects.requireNonNull(storedIds, "storedIds"));
     }
 
@@ -99,7 +99,7 @@ public final class AppendCheck {
             }
             EntryId parent = e.parentId();
             if (parentsStored != null && parent != null && !inBatch.contains(parent)
-                    && !parentsStored.contains(parent)) {
+                    && !parentsStored.contains(parent) && !stored.containsKey(parent)) {
                 throw new InvalidInputException("entry " + e.id() + " names parent " + parent
                         + ", which is not an earlier entry of session " + session + " (batch element " + i + ")");
             }

@@ -49,6 +49,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -358,8 +359,18 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                     }
                     p.dependent = !inGroup.isEmpty();
                     try {
-                        AppendCheck.Plan plan = AppendCheck.plan(session, p.agent, p.entries,
-                                stored(session, channel, index, inGroup, AppendCheck.idsToLookUp(p.entries)));
+                        // The batch's own ids are read back (a retry is compared with them); a parent only needs
+                        // to be stored.
+                        Set<EntryId> own = new HashSet<>();
+                        p.entries.forEach(e -> own.add(e.id()));
+                        Set<EntryId> storedIds = new HashSet<>();
+                        for (EntryId id : AppendCheck.idsToLookUp(p.entries)) {
+                            if (inGroup.containsKey(id) || index.spans.containsKey(id)) {
+                                storedIds.add(id);
+                            }
+                        }
+                        AppendCheck.Plan plan = AppendCheck.planWithStoredIds(session, p.agent, p.entries,
+                                stored(session, channel, index, inGroup, own), storedIds);
                         if (plan.nothingToWrite() && !p.entries.isEmpty()) {
                             // A retry: every entry is stored, and so was its usage.
                             p.result = plan.result(List.of());
@@ -514,8 +525,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     /**
      * The stored entries among {@code ids}, by id: those written earlier in the same group, the agents' latest entries
-     * from the index, the others read back from their lines (only a retry or a parent that is not its agent's latest
-     * entry costs a read).
+     * from the index, the others read back from their lines (only a retry costs a read).
      */
     private Map<EntryId, Entry> stored(SessionId session, FileChannel channel, SessionFile.Index index,
                                        Map<EntryId, Entry> inGroup, Set<EntryId> ids) throws IOException {

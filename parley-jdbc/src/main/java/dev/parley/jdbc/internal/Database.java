@@ -111,9 +111,15 @@ public final class Database {
                 try {
                     c.rollback();
                 } catch (SQLException rollback) {
-                    // Not back to auto-commit: leaving manual-commit mode commits what is open (sqlite-jdbc), and this
-                    // is what failed to roll back. The pool the connection returns to rolls back again, or drops it.
+                    // Not simply back to auto-commit: leaving manual-commit mode commits what is open (sqlite-jdbc),
+                    // and this is what failed to roll back. The dialect recovers the connection where it can tell
+                    // that nothing is open; a pool that the connection returns to rolls back again, or drops it.
                     e.addSuppressed(rollback);
+                    try {
+                        dialect.recoverFromFailedRollback(c);
+                    } catch (SQLException stillOpen) {
+                        e.addSuppressed(stillOpen);
+                    }
                     throw e;
                 }
                 try {
@@ -333,14 +339,17 @@ public final class Database {
      * them succeeded. When one fails, the transaction is rolled back at once (what ran before it included), the units
      * that failed are marked to skip their first attempt next time, and this answers false.
      *
-     * @throws SQLException if the commit failed, or the rollback after a failed attempt did (then the group fails)
+     * @throws SQLException if the commit failed, or the rollback after a failed attempt did (then the group fails):
+     *     the attempt's own {@code SQLException} where it threw one (a failure that ended the transaction, as SQLite
+     *     does after some I/O errors, makes the rollback fail too), with the rollback's failure added to it
      */
     private boolean committedFirstAttempts(List<Unit<?>> units) throws SQLException {
         try {
             transaction(c -> {
                 for (Unit<?> u : units) {
-                    if (!ranFirstAttempt(c, u)) {
-                        throw new RunAgain(); // rolls the transaction back
+                    Throwable failed = firstAttemptFailure(c, u);
+                    if (failed != null) {
+                        throw new RunAgain(failed); // rolls the transaction back
                     }
                 }
                 return null;
@@ -348,7 +357,12 @@ public final class Database {
             return true;
         } catch (RunAgain e) {
             if (e.getSuppressed().length > 0 && e.getSuppressed()[0] instanceof SQLException rollback) {
-                throw rollback; // the transaction may not have been rolled back: nothing runs again on it
+                // The transaction may not have been rolled back: nothing runs again on it.
+                if (e.getCause() instanceof SQLException attempt) {
+                    attempt.addSuppressed(rollback);
+                    throw attempt;
+                }
+                throw rollback;
             }
             for (Unit<?> u : units) {
                 u.value = null;
@@ -358,14 +372,17 @@ public final class Database {
         }
     }
 
-    /** Runs a unit's first attempt without a savepoint; whether it succeeded (if not, the group is rolled back). */
-    private static <T> boolean ranFirstAttempt(Connection c, Unit<T> u) {
+    /**
+     * Runs a unit's first attempt without a savepoint; what it failed with, or null if it succeeded (if not, the group
+     * is rolled back).
+     */
+    private static <T> @Nullable Throwable firstAttemptFailure(Connection c, Unit<T> u) {
         try {
             u.value = u.first.run(c); // its work, when it has no first attempt of its own
-            return true;
+            return null;
         } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
             u.firstFailed = true; // its outcome is decided when the group runs again, in savepoints
-            return false;
+            return e;
         }
     }
 
@@ -373,8 +390,8 @@ public final class Database {
     private static final class RunAgain extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        RunAgain() {
-            super(null, null, true, false); // suppression on: a failed rollback is added to it
+        RunAgain(Throwable attempt) {
+            super(null, attempt, true, false); // suppression on: a failed rollback is added to it
         }
     }
 

@@ -33,6 +33,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -50,17 +51,18 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every write is one transaction that first creates (if needed) and locks the session's catalog row, so writes
  * to a session are serialized across connections and processes and {@code seq} order is commit order within a
- * session. An append locks the row with the {@code UPDATE} that counts its batch in, then reads the stored entries
- * its ids and parents name and the agent's last row in one statement (a seek per id in the unique key; one
- * set-membership query for many ids), plans the batch with {@link AppendCheck} (recognising a retry, refusing a
- * conflicting id), inserts what is new and adds the usage — all or nothing: a retry, or a failed check, rolls the
+ * session. An append locks the row with the {@code UPDATE} that counts its batch in, then reads which of the ids
+ * and parents it names are stored (the bodies of its own ids, which a retry is compared with) and the agent's last
+ * row in one statement (a seek per id in the unique key; one set-membership query for many ids), plans the batch
+ * with {@link AppendCheck} (recognising a retry, refusing a conflicting id), inserts what is new and adds the usage — all or nothing: a retry, or a failed check, rolls the
  * counts back with everything else. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
  * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
  *
- * <p>An append of a few entries first makes the usual case's attempt ({@link #appendAtOnce}): it counts in, reads only
- * the agent's last row and the ids of parents it cannot vouch for, inserts, and checks after; where the driver takes
- * many statements in one text ({@link SqlDialect#sendsStatementsAtOnce()}: PostgreSQL) all of them go in one round
- * trip. Any case but the usual one fails that attempt, which is rolled back, and the append runs as above.
+ * <p>An append of a few entries first makes an attempt for the usual case ({@link #appendUsual}): it counts in, reads
+ * only what its check needs (for {@code appendIfLast} the agent's last row, and the parents it cannot vouch for, by
+ * id), inserts, and checks after; where the driver takes many statements in one text
+ * ({@link SqlDialect#sendsStatementsAtOnce()}: PostgreSQL) all of them go in one round trip. Any case but the usual
+ * one fails that attempt, which is rolled back, and the append runs as above.
  *
  * <p>Appends are group-committed ({@link Database#writeInGroup}): appends that arrive together, from many threads and
  * to many sessions, share one transaction and one commit, each all or nothing on its own, so one caller's invalid
@@ -77,7 +79,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     private final String insertSql;
     /**
      * {@link #insertSql} that inserts nothing, and returns no row, if the id is stored: a retry's first attempt
-     * ({@link #appendAtOnce}) fails without an error, which would abort the transaction and be logged by the server.
+     * ({@link #appendUsual}) fails without an error, which would abort the transaction and be logged by the server.
      */
     private final String insertNewSql;
 
@@ -139,10 +141,10 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         String doing = "append to session " + session;
         String lockKey = lockKey(scope, session);
         Database.Work<AppendResult> once = c -> appendOnce(c, session, agent, batch, usage, conditional, expectedLast);
-        Database.Work<AppendResult> atOnce = appendsAtOnce(batch, usage)
-                ? c -> appendAtOnce(c, session, agent, batch, usage, conditional, expectedLast) : once;
+        Database.Work<AppendResult> usual = triesTheUsualCase(batch, usage)
+                ? c -> appendUsual(c, session, agent, batch, usage, conditional, expectedLast) : once;
         try {
-            return db.writeInGroup(doing, lockKey, atOnce, once);
+            return db.writeInGroup(doing, lockKey, usual, once);
         } catch (StoredAlready retry) {
             return retry.result;
         } catch (StoredMeanwhile first) {
@@ -173,7 +175,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         // ids and parents, and the agent's last entry that a conditional append compares, are read in one query.
         Lookup lookup = lookUp(c, session, batch, conditional ? agent : null);
         StoredRow last = lookup.last();
-        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, lookup.found(), lookup.stored());
+        AppendCheck.Plan plan = AppendCheck.planWithStoredIds(session, agent, batch, lookup.found(), lookup.stored());
         if (plan.nothingToWrite() && !batch.isEmpty()) {
             // A retry of a batch that is stored whole: nothing is written, not even usage, and the counts go back.
             throw new StoredAlready(plan.result(List.of()));
@@ -210,10 +212,10 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * Whether an append makes a first attempt ({@link #appendAtOnce}): for a batch of at most {@value #FEW_IDS} entries
-     * whose usage has no cost (a cost is added in Java, after a read).
+     * Whether an append makes a first attempt for the usual case ({@link #appendUsual}): for a batch of at most
+     * {@value #FEW_IDS} entries whose usage has no cost (a cost is added in Java, after a read).
      */
-    private static boolean appendsAtOnce(List<NewEntry> batch, Usage usage) {
+    private static boolean triesTheUsualCase(List<NewEntry> batch, Usage usage) {
         return !batch.isEmpty() && batch.size() <= FEW_IDS && usage.costUsd() == null;
     }
 
@@ -232,16 +234,17 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
      * The usual append — every entry new, its parents stored, the agent's last entry the one expected — with the fewest
      * statements and reads: lock and count, look up what the check needs, insert, add the usage, the inserts before
      * the check. Where the dialect takes many statements in one text ({@link SqlDialect#sendsStatementsAtOnce()}) they
-     * go in one round trip, led by the creation of the session's row; otherwise one by one, and a session without a
-     * row fails the attempt. A batch's own ids are not looked up (an insert whose id is stored returns no row), nor is
-     * a parent that is the expected last entry (the comparison with the agent's last row proves it stored), and the
-     * other parents only for being stored. Any other case fails this attempt — a missing row, an insert that returns
-     * nothing, a failed check — and the group rolls it back and runs {@link #appendOnce} instead
+     * go in one round trip, led by the creation of the session's row if absent (a row deleted between the two fails
+     * the attempt); otherwise one by one, the row created as {@link #appendOnce} does. A batch's own ids are not
+     * looked up (an insert whose id is stored returns no row), nor is a parent that is the expected last entry (the
+     * comparison with the agent's last row proves it stored), and the other parents only for being stored. Any other
+     * case fails this attempt — an insert that returns nothing, a failed check — and the group rolls it back and runs
+     * {@link #appendOnce} instead
      * ({@link Database#writeInGroup(String, String, Database.Work, Database.Work)}), which answers as if this attempt
      * had not been made.
      */
-    private AppendResult appendAtOnce(Connection c, SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
-                                      boolean conditional, @Nullable EntryId expectedLast) throws SQLException {
+    private AppendResult appendUsual(Connection c, SessionId session, AgentId agent, List<NewEntry> batch, Usage usage,
+                                     boolean conditional, @Nullable EntryId expectedLast) throws SQLException {
         EntryLimits.check(session, batch); // what the check would refuse is not sent
         Instant now = now();
         long batchMessages = messagesIn(batch);
@@ -256,11 +259,13 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         Statements steps = new Statements(c, atOnce);
         if (atOnce) {
             steps.add(CREATE_IF_ABSENT, (st, i) -> bindCreate(st, i, session, now));
+            steps.add(TOUCH, (st, i) -> bindTouch(st, i, session, now, batch.size(), batchMessages));
+        } else {
+            lockAndCount(c, session, now, batch.size(), batchMessages); // no round trips to save
         }
-        steps.add(TOUCH, (st, i) -> bindTouch(st, i, session, now, batch.size(), batchMessages));
         if (looksUp) {
-            steps.add(lookupSql(parents.size(), lastOf != null, false),
-                    (st, i) -> bindLookup(st, i, session, parents, lastOf));
+            steps.add(lookupSql(0, parents.size(), lastOf != null),
+                    (st, i) -> bindLookup(st, i, session, List.of(), parents, lastOf));
         }
         for (NewEntry e : batch) {
             steps.add(insertNewSql, (st, i) -> bindInsert(st, i, session, agent, e));
@@ -273,10 +278,10 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         try (steps) {
             if (atOnce) {
                 steps.next(); // the session's row, unless it exists
-            }
-            steps.next();
-            if (steps.updateCount() != 1) {
-                throw new NotAtOnce(); // no row to count in (deleted meanwhile, or not created here): the careful way
+                steps.next();
+                if (steps.updateCount() != 1) {
+                    throw new NotUsual(); // the row was deleted between the two statements: the careful way decides
+                }
             }
             if (looksUp) {
                 steps.next();
@@ -288,7 +293,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
                 steps.next();
                 try (ResultSet rs = steps.resultSet()) {
                     if (!rs.next()) {
-                        throw new NotAtOnce(); // its id is stored: a retry, or a conflict
+                        throw new NotUsual(); // its id is stored: a retry, or a conflict
                     }
                     written.add(inserted(rs, agent, e));
                 }
@@ -306,9 +311,9 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             stored = new HashSet<>(stored);
             stored.add(expectedLast); // the agent's last entry, as compared above
         }
-        AppendCheck.Plan plan = AppendCheck.plan(session, agent, batch, Map.of(), stored);
+        AppendCheck.Plan plan = AppendCheck.planWithStoredIds(session, agent, batch, Map.of(), stored);
         if (plan.toWrite().size() != batch.size()) {
-            throw new NotAtOnce(); // not reached: every entry was inserted above, so none is stored already
+            throw new NotUsual(); // not reached: every entry was inserted above, so none is stored already
         }
         return plan.result(written);
     }
@@ -337,18 +342,27 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
             this.atOnce = atOnce;
         }
 
+        /** Adds a statement; before the first {@link #next()} only. */
         void add(String sql, Binder binder) {
+            if (next > 0) {
+                throw new IllegalStateException("statements are added before the first is run");
+            }
             texts.add(sql);
             binders.add(binder);
         }
 
         /** Moves to the next statement's result, running it (with {@code atOnce}, all of them the first time). */
         void next() throws SQLException {
+            if (next >= texts.size()) {
+                throw new IllegalStateException("all " + texts.size() + " statements have run");
+            }
             if (atOnce && current != null) {
                 current.getMoreResults();
             } else {
-                if (current != null) {
-                    current.close();
+                PreparedStatement done = current;
+                current = null;
+                if (done != null) {
+                    done.close();
                 }
                 current = c.prepareStatement(atOnce ? String.join(";\n", texts) : texts.get(next));
                 int i = 1;
@@ -376,11 +390,11 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    /** Fails an append's first attempt ({@link #appendAtOnce}) whose case is not the usual one. */
-    private static final class NotAtOnce extends RuntimeException {
+    /** Fails an append's first attempt ({@link #appendUsual}) whose case is not the usual one. */
+    private static final class NotUsual extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        NotAtOnce() {
+        NotUsual() {
             super(null, null, false, false);
         }
     }
@@ -413,11 +427,13 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * The stored entries of the session whose ids the batch names (as entries or parents), and with {@code lastOf}
-     * the row of that agent's latest entry (undecoded: an append that only compares its id must not fail on a body it
-     * does not need). For a few ids — the usual append: a new id and its parent — one statement reads them all: a
-     * branch per id that seeks it in the unique index ({@link #BY_ID}), and a branch for the last row through the
-     * agent index. One round trip on a server, where each was one.
+     * Which of the ids the batch names (as entries or parents) are stored in the session, the stored entries of the
+     * batch's own ids (a retry is compared with them), and with {@code lastOf} the id and seq of that agent's latest
+     * entry. For a few ids — the usual append: a new id and its parent — one statement reads them all: a branch per id
+     * that seeks it in the unique index ({@link #byId}), with the body only for the batch's own ids, and a branch for
+     * the last row through the agent index. One round trip on a server, where each was one. More ids take one
+     * set-membership query (which reads every body, and decodes the batch's own) and a second statement for the last
+     * row.
      */
     private Lookup lookUp(Connection c, SessionId session, List<NewEntry> batch, @Nullable AgentId lastOf)
             throws SQLException {
@@ -440,8 +456,10 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         if (ids.isEmpty() && lastOf == null) {
             return Lookup.NOTHING;
         }
-        try (PreparedStatement st = c.prepareStatement(lookupSql(ids.size(), lastOf != null, true))) {
-            bindLookup(st, 1, session, ids, lastOf);
+        List<EntryId> bodied = ids.stream().filter(batchIds::contains).toList();
+        List<EntryId> bare = ids.stream().filter(id -> !batchIds.contains(id)).toList();
+        try (PreparedStatement st = c.prepareStatement(lookupSql(bodied.size(), bare.size(), lastOf != null))) {
+            bindLookup(st, 1, session, bodied, bare, lastOf);
             try (ResultSet rs = st.executeQuery()) {
                 return readLookup(rs, batchIds);
             }
@@ -449,19 +467,21 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * The statement that reads a few stored entries by id and, with {@code last}, the agent's last row: a branch per
-     * id by the whole unique key and one through the agent index (see {@link #lookUp}); parameters from
-     * {@link #bindLookup}, rows read by {@link #readLookup}. Without {@code bodies}, every row's body is null: it
-     * says which ids are stored, and a stored body is neither sent nor decoded.
+     * The statement that reads a few stored rows by id and, with {@code last}, the agent's last row: a branch per id
+     * by the whole unique key — {@code bodied} of them with the row's body, then {@code bare} of them without (their
+     * body column null: it says that the id is stored, and the body is neither read nor sent) — and one through the
+     * agent index, without the body (see {@link #lookUp}); parameters from {@link #bindLookup}, rows read by
+     * {@link #readLookup}.
      */
-    private static String lookupSql(int ids, boolean last, boolean bodies) {
-        String body = bodies ? "body" : "NULL AS body";
+    private static String lookupSql(int bodied, int bare, boolean last) {
         List<String> branches = new ArrayList<>();
         if (last) {
-            branches.add("SELECT 1 AS last_row, seq, entry_id, " + body + " FROM (" + LAST_ROW + ") AS agent_last");
+            branches.add("SELECT 1 AS last_row, seq, entry_id, NULL AS body FROM (" + lastRowSql(false)
+                    + ") AS agent_last");
         }
-        for (int i = 0; i < ids; i++) {
-            branches.add("SELECT 0 AS last_row, seq, entry_id, " + body + " FROM " + BY_ID);
+        for (int i = 0; i < bodied + bare; i++) {
+            branches.add("SELECT 0 AS last_row, seq, entry_id, " + (i < bodied ? "body" : "NULL AS body") + " FROM "
+                    + byId(i < bodied));
         }
         return String.join(" UNION ALL ", branches);
     }
@@ -472,13 +492,16 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
      * answer without a sort, so the unique index serves it whatever the planner's statistics say. Spelt as an equality
      * on the three columns, PostgreSQL served it, on a table it had not analyzed yet (a new database, for minutes),
      * from the agent or the session index — smaller, so cheaper to its estimate — reading the session's rows: an
-     * append to a session of 8,000 entries took 5.2 ms, growing with the session.
+     * append to a session of 8,000 entries took 5.2 ms, growing with the session. With {@code body}, the clause's
+     * rows carry the body column.
      */
-    private static final String BY_ID = "(SELECT seq, scope_id, session_id, entry_id, body FROM parley_log_entries"
-            + " WHERE (scope_id, session_id, entry_id) >= (?, ?, ?) ORDER BY scope_id, session_id, entry_id LIMIT 1)"
-            + " AS seek WHERE scope_id = ? AND session_id = ? AND entry_id = ?";
+    private static String byId(boolean body) {
+        return "(SELECT seq, scope_id, session_id, entry_id" + (body ? ", body" : "") + " FROM parley_log_entries"
+                + " WHERE (scope_id, session_id, entry_id) >= (?, ?, ?) ORDER BY scope_id, session_id, entry_id"
+                + " LIMIT 1) AS seek WHERE scope_id = ? AND session_id = ? AND entry_id = ?";
+    }
 
-    /** Binds {@link #BY_ID} from parameter {@code i} on (six); the next parameter. */
+    /** Binds {@link #byId} from parameter {@code i} on (six); the next parameter. */
     private int bindById(PreparedStatement st, int i, SessionId session, EntryId id) throws SQLException {
         for (int twice = 0; twice < 2; twice++) {
             st.setString(i++, scope);
@@ -489,21 +512,24 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /** Binds {@link #lookupSql} from parameter {@code i} on; the next parameter. */
-    private int bindLookup(PreparedStatement st, int i, SessionId session, Set<EntryId> ids, @Nullable AgentId lastOf)
-            throws SQLException {
+    private int bindLookup(PreparedStatement st, int i, SessionId session, Collection<EntryId> bodied,
+                           Collection<EntryId> bare, @Nullable AgentId lastOf) throws SQLException {
         if (lastOf != null) {
             i = bindLastRow(st, i, session, lastOf);
         }
-        for (EntryId id : ids) {
+        for (EntryId id : bodied) {
+            i = bindById(st, i, session, id);
+        }
+        for (EntryId id : bare) {
             i = bindById(st, i, session, id);
         }
         return i;
     }
 
     /**
-     * The rows of {@link #lookupSql}: the ids found, those of them in {@code toDecode} decoded, and the agent's last
-     * row, undecoded. A parent is only checked for being stored: its body is not the append's to judge (a damaged one
-     * is reported when it is read).
+     * The rows of {@link #lookupSql} (or of a set-membership query in its shape): the ids found, those of them in
+     * {@code toDecode} decoded, and the agent's last row. A parent is only checked for being stored: its body is not
+     * the append's to judge (a damaged one is reported where it is read).
      */
     private Lookup readLookup(ResultSet rs, Set<EntryId> toDecode) throws SQLException {
         Map<EntryId, Entry> found = new HashMap<>();
@@ -533,7 +559,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
      * compares its id must not fail on a body it does not need.
      */
     private @Nullable StoredRow lastRow(Connection c, SessionId session, AgentId agent) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement(LAST_ROW)) {
+        try (PreparedStatement st = c.prepareStatement(lastRowSql(true))) {
             bindLastRow(st, 1, session, agent);
             try (ResultSet rs = st.executeQuery()) {
                 return rs.next() ? new StoredRow(rs.getLong(1), new EntryId(rs.getString(2)), rs.getString(3)) : null;
@@ -541,11 +567,16 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         }
     }
 
-    /** The (seq, entry_id, body) of an agent's latest entry in a session: parameters from {@link #bindLastRow}. */
-    private static final String LAST_ROW = "SELECT seq, entry_id, body FROM parley_log_entries"
-            + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1";
+    /**
+     * The (seq, entry_id), and with {@code body} the body, of an agent's latest entry in a session: parameters from
+     * {@link #bindLastRow}.
+     */
+    private static String lastRowSql(boolean body) {
+        return "SELECT seq, entry_id" + (body ? ", body" : "") + " FROM parley_log_entries"
+                + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1";
+    }
 
-    /** Binds {@link #LAST_ROW} from parameter {@code i} on (three); the next parameter. */
+    /** Binds {@link #lastRowSql} from parameter {@code i} on (three); the next parameter. */
     private int bindLastRow(PreparedStatement st, int i, SessionId session, AgentId agent) throws SQLException {
         st.setString(i, scope);
         st.setString(i + 1, session.value());
@@ -612,7 +643,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         db.write("truncate session " + session, c -> {
             lockExisting(c, session);
             long seq;
-            try (PreparedStatement find = c.prepareStatement("SELECT seq FROM " + BY_ID)) {
+            try (PreparedStatement find = c.prepareStatement("SELECT seq FROM " + byId(false))) {
                 bindById(find, 1, session, entry);
                 try (ResultSet rs = find.executeQuery()) {
                     if (!rs.next()) {
