@@ -116,14 +116,16 @@ public abstract class SqlDialect {
     public abstract <T> T withConnection(ConnectionWork<T> work) throws SQLException;
 
     /**
-     * Brings a lent connection whose {@code rollback()} failed back to auto-commit mode when that can be done without
-     * committing anything: a transaction that is still open must stay uncommitted. By default nothing: a pooled
-     * connection is rolled back, or dropped, by its pool when it is returned.
+     * Rolls back the transaction open on a lent connection, if any, and returns the connection to auto-commit mode.
+     * By default {@code rollback()}, then {@code setAutoCommit(true)}.
      *
-     * @throws SQLException if the connection could not be brought back (it is left as it was)
+     * @throws SQLException if the rollback failed: a transaction may still be open, and the connection is left in
+     *     manual-commit mode, since leaving it would commit what is open (the next transaction on the connection
+     *     calls this again first); or if the return to auto-commit mode failed
      */
-    public void recoverFromFailedRollback(Connection connection) throws SQLException {
-        // nothing: the pool's work
+    public void rollback(Connection connection) throws SQLException {
+        connection.rollback();
+        connection.setAutoCommit(true);
     }
 
     /**

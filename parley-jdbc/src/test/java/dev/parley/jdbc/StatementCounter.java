@@ -11,12 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Counts what a store sends through JDBC, for the SQLite and PostgreSQL backends' append-path tests: a data source or
  * connection wrapped by {@link #wrap} hands out connections and statements wrapped alike, and every {@code execute…}
- * call (one round trip with pgjdbc) and every {@code rollback} is counted. Thread-safe.
+ * call (one round trip with pgjdbc) and every rollback ({@code rollback()}, or a {@code ROLLBACK} statement) is
+ * counted. Thread-safe.
  */
 public final class StatementCounter {
     /** The {@code execute…} calls on the wrapped statements since the last {@link #reset}. */
     public final AtomicInteger executed = new AtomicInteger();
-    /** The {@code rollback} calls on the wrapped connections since the last {@link #reset}. */
+    /** The rollbacks, by call or by statement, since the last {@link #reset}. */
     public final AtomicInteger rolledBack = new AtomicInteger();
 
     /** Sets both counts to zero. */
@@ -31,6 +32,10 @@ public final class StatementCounter {
         InvocationHandler handler = (p, method, args) -> {
             if (method.getName().startsWith("execute")) {
                 executed.incrementAndGet();
+                if (args != null && args.length > 0 && args[0] instanceof String sql
+                        && sql.strip().equalsIgnoreCase("ROLLBACK")) {
+                    rolledBack.incrementAndGet(); // a rollback sent as a statement (SQLite's dialect)
+                }
             } else if (method.getName().equals("rollback")) {
                 rolledBack.incrementAndGet();
             }

@@ -149,29 +149,38 @@ final class SqliteDialect extends SqlDialect {
     }
 
     /**
-     * SQLite ends a transaction itself after some failures (an I/O error, a full disk), and then the driver's
-     * {@code rollback()} fails with no transaction to roll back and leaves the connection in manual-commit mode with
-     * none open: every statement after would commit on its own, outside any transaction. So the transaction is rolled
-     * back once more by a plain {@code ROLLBACK} (which fails alike when none is open) and, nothing being open then,
-     * the connection is returned to auto-commit mode (the driver records the mode before it sends the {@code COMMIT}
-     * that then finds nothing to commit).
+     * Rolls back by a plain {@code ROLLBACK} and then leaves manual-commit mode. Not the driver's
+     * {@code rollback()}, which begins the next transaction at once ({@code BEGIN IMMEDIATE}, waiting up to the busy
+     * timeout for another process's write lock) and fails when no transaction is open — which SQLite makes so itself
+     * after some failures (an I/O error, a full disk), and the driver after a {@code BEGIN} that failed once it had
+     * recorded manual-commit mode. A {@code ROLLBACK} that finds nothing open is what was wanted. The driver records
+     * auto-commit mode before it sends the {@code COMMIT} that then finds nothing to commit.
      *
-     * @throws SQLException if the {@code ROLLBACK} failed otherwise: a transaction may be open, and is left so
+     * @throws SQLException if the {@code ROLLBACK} failed otherwise: a transaction may be open, and the connection
+     *     stays in manual-commit mode
      */
     @Override
-    public void recoverFromFailedRollback(Connection c) throws SQLException {
+    public void rollback(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute("ROLLBACK");
         } catch (SQLException e) {
-            if (e.getMessage() == null || !e.getMessage().contains("no transaction is active")) {
+            if (!noTransaction(e)) {
                 throw e;
             }
         }
         try {
             c.setAutoCommit(true);
-        } catch (SQLException nothingToCommit) {
-            // expected: "cannot commit - no transaction is active"; the mode is auto-commit all the same
+        } catch (SQLException e) {
+            if (!noTransaction(e)) {
+                throw e;
+            }
         }
+    }
+
+    /** Whether SQLite refused a {@code ROLLBACK} or {@code COMMIT} because no transaction is open. */
+    private static boolean noTransaction(SQLException e) {
+        return e instanceof SQLiteException s && s.getResultCode() == SQLiteErrorCode.SQLITE_ERROR
+                && e.getMessage() != null && e.getMessage().contains("no transaction is active");
     }
 
     /**

@@ -19,6 +19,8 @@ import dev.parley.core.model.NewEntry;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.jdbc.internal.Database;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
@@ -210,23 +212,59 @@ class GroupCommitTest {
     }
 
     /**
-     * Found by a review of e718155: a lone unit whose first attempt failed in a way that ended the transaction (as
-     * SQLite does itself after some I/O errors) was answered with the rollback that then failed ("no transaction is
-     * active"), and the attempt's own error was lost.
+     * Found by a review of e718155: a unit whose attempt failed in a way that ended the transaction (as SQLite does
+     * itself after some I/O errors) was answered with the rollback that then failed ("no transaction is active"), its
+     * own error lost, and the connection was left committing each later statement on its own.
      */
     @Test
     void writeInGroup_firstAttemptEndsTheTransactionAndFails_answersWithItsOwnError() {
-        Database.Work<Object> first = c -> {
+        Database.Work<Object> endsTheTransaction = c -> {
             try (Statement st = c.createStatement()) {
                 st.execute("ROLLBACK");
             }
             throw new SQLException("simulated disk I/O error", null, 10); // SQLITE_IOERR
         };
-        assertThatThrownBy(() -> db.writeInGroup("write after an I/O error", "k", first, c -> "careful"))
-                .isInstanceOf(UnavailableException.class).hasMessageContaining("simulated disk I/O error");
+        // The careful way runs after the failed first attempt, in a transaction of its own, and decides.
+        assertThat(db.writeInGroup("write after an I/O error", "k", endsTheTransaction, c -> "careful"))
+                .isEqualTo("careful");
+        // Failing the same way, it is answered with its own error.
+        assertThatThrownBy(() -> db.writeInGroup("write after an I/O error", "k", endsTheTransaction,
+                endsTheTransaction)).isInstanceOf(UnavailableException.class)
+                .hasMessageContaining("simulated disk I/O error");
         SessionId a = new SessionId("a");
-        log.append(a, AGENT, List.of(entry("a1", null, "after")));
-        assertThat(ids(a)).containsExactly("a1");
+        log.append(a, AGENT, List.of(entry("a1", null, "after"), entry("a2", "a1", "after")));
+        assertThat(ids(a)).containsExactly("a1", "a2");
+    }
+
+    /**
+     * Found by a review of 9cd5474: sqlite-jdbc records manual-commit mode before it sends {@code BEGIN IMMEDIATE}, so a
+     * begin that failed on another process's write lock left the connection with no transaction open and the mode
+     * recorded: the next write's statements each committed on their own, and its commit then failed although its
+     * entries were stored.
+     */
+    @Test
+    void writeInGroup_beginFailsOnAnotherProcesssLock_theNextWriteIsOneTransaction() throws Exception {
+        store.close();
+        store = SqliteStore.openWatched(dir.resolve("group.db"), StoreOptions.defaults(), c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("PRAGMA busy_timeout = 200"); // not the store's two minutes
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return c;
+        });
+        log = store.log();
+        SessionId a = new SessionId("a");
+        log.append(a, AGENT, List.of(entry("a1", null, "before")));
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("group.db"));
+             Statement st = other.createStatement()) {
+            st.execute("BEGIN IMMEDIATE"); // another process's write lock
+            assertThatThrownBy(() -> log.append(a, AGENT, List.of(entry("a2", "a1", "blocked"))))
+                    .isInstanceOf(UnavailableException.class).hasMessageContaining("locked");
+            st.execute("ROLLBACK");
+        }
+        log.append(a, AGENT, List.of(entry("a2", "a1", "after"), entry("a3", "a2", "after")));
+        assertThat(ids(a)).containsExactly("a1", "a2", "a3");
     }
 
     List<String> ids(SessionId session) {

@@ -100,32 +100,37 @@ public final class Database {
         }
     }
 
-    /** Runs work in one transaction on a lent connection: committed when it returns, rolled back when it throws. */
+    /**
+     * Runs work in one transaction on a lent connection: committed when it returns, rolled back when it throws. A
+     * connection that an earlier failure left in manual-commit mode (a rollback that failed, a begin that failed after
+     * the driver had recorded the mode) is rolled back first: what it may hold is never committed with this work, and
+     * the work never runs with each statement committing on its own.
+     */
     private <T> T transaction(Work<T> work) throws SQLException {
         return dialect.withConnection(c -> {
-            c.setAutoCommit(false); // SQLite: BEGIN IMMEDIATE, the database's write lock
+            if (!c.getAutoCommit()) {
+                dialect.rollback(c); // if this fails, nothing runs: the next transaction tries again
+            }
+            try {
+                c.setAutoCommit(false); // SQLite: BEGIN IMMEDIATE, the database's write lock
+            } catch (SQLException e) {
+                try {
+                    dialect.rollback(c); // sqlite-jdbc has recorded manual-commit mode, with no transaction begun
+                } catch (SQLException stillManual) {
+                    e.addSuppressed(stillManual);
+                }
+                throw e;
+            }
             T result;
             try {
                 result = work.run(c);
             } catch (SQLException | RuntimeException | Error e) {
                 try {
-                    c.rollback();
+                    dialect.rollback(c);
                 } catch (SQLException rollback) {
-                    // Not simply back to auto-commit: leaving manual-commit mode commits what is open (sqlite-jdbc),
-                    // and this is what failed to roll back. The dialect recovers the connection where it can tell
-                    // that nothing is open; a pool that the connection returns to rolls back again, or drops it.
+                    // Left in manual-commit mode (leaving it would commit what may be open): the next transaction on
+                    // the connection rolls back first, and a pool that it returns to rolls back again, or drops it.
                     e.addSuppressed(rollback);
-                    try {
-                        dialect.recoverFromFailedRollback(c);
-                    } catch (SQLException stillOpen) {
-                        e.addSuppressed(stillOpen);
-                    }
-                    throw e;
-                }
-                try {
-                    c.setAutoCommit(true);
-                } catch (SQLException reset) {
-                    e.addSuppressed(reset);
                 }
                 throw e;
             }
@@ -407,19 +412,41 @@ public final class Database {
                 c.releaseSavepoint(savepoint);
                 return;
             } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
-                c.rollback(savepoint); // if this fails, the whole group fails
+                rollBackTo(c, savepoint, e, false);
             }
         }
         try {
             u.value = u.work.run(c);
             c.releaseSavepoint(savepoint);
         } catch (SQLException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
-            c.rollback(savepoint); // if this fails, the whole group fails
-            c.releaseSavepoint(savepoint);
+            rollBackTo(c, savepoint, e, true);
             // One unit's failure, an encoding that ran out of memory included, is its own: the others still commit.
             u.failure = e instanceof SQLException s ? dialect.map(s, u.doing)
                     : e instanceof RuntimeException r ? r
                     : new UnavailableException("could not " + u.doing + " in " + dialect.where() + ": " + e, e);
+        }
+    }
+
+    /**
+     * Rolls back to {@code savepoint} after {@code cause} (and releases it, with {@code release}). If that fails the
+     * whole group fails: with {@code cause} where it is an {@code SQLException} — a failure that ended the
+     * transaction, as SQLite does after some I/O errors, is why the savepoint is gone — the rollback's failure
+     * added to it; otherwise with the rollback's failure.
+     */
+    private static void rollBackTo(Connection c, Savepoint savepoint, Throwable cause, boolean release)
+            throws SQLException {
+        try {
+            c.rollback(savepoint);
+            if (release) {
+                c.releaseSavepoint(savepoint);
+            }
+        } catch (SQLException rollback) {
+            if (cause instanceof SQLException own) {
+                own.addSuppressed(rollback);
+                throw own;
+            }
+            rollback.addSuppressed(cause);
+            throw rollback;
         }
     }
 

@@ -54,9 +54,10 @@ import org.jspecify.annotations.Nullable;
  * session. An append locks the row with the {@code UPDATE} that counts its batch in, then reads which of the ids
  * and parents it names are stored (the bodies of its own ids, which a retry is compared with) and the agent's last
  * row in one statement (a seek per id in the unique key; one set-membership query for many ids), plans the batch
- * with {@link AppendCheck} (recognising a retry, refusing a conflicting id), inserts what is new and adds the usage — all or nothing: a retry, or a failed check, rolls the
- * counts back with everything else. The unique key on {@code (scope_id, session_id, entry_id)} stays the last
- * line of defence: if an insert still meets a stored id, the append is planned again once in a new transaction.
+ * with {@link AppendCheck} (recognising a retry, refusing a conflicting id), inserts what is new and adds the usage
+ * — all or nothing: a retry, or a failed check, rolls the counts back with everything else. The unique key on
+ * {@code (scope_id, session_id, entry_id)} stays the last line of defence: if an insert still meets a stored id, the
+ * append is planned again once in a new transaction.
  *
  * <p>An append of a few entries first makes an attempt for the usual case ({@link #appendUsual}): it counts in, reads
  * only what its check needs (for {@code appendIfLast} the agent's last row, and the parents it cannot vouch for, by
@@ -474,6 +475,8 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
      * {@link #readLookup}.
      */
     private static String lookupSql(int bodied, int bare, boolean last) {
+        // The branches with a body come before the bare ones: PostgreSQL types a UNION's column pair by pair, and two
+        // NULLs first would make it text, which the json of a later body would not join.
         List<String> branches = new ArrayList<>();
         if (last) {
             branches.add("SELECT 1 AS last_row, seq, entry_id, NULL AS body FROM (" + lastRowSql(false)
