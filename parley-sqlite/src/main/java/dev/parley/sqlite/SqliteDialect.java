@@ -64,8 +64,16 @@ final class SqliteDialect extends SqlDialect {
         this.readOnly = readOnly;
     }
 
+    /**
+     * {@inheritDoc} The one connection is lent in auto-commit mode: if a failed rollback left it in manual-commit mode,
+     * it is rolled back first ({@link #rollback}), so that what it may hold is neither read nor committed with the
+     * work; if that fails too, the work does not run.
+     */
     @Override
     public synchronized <T> T withConnection(ConnectionWork<T> work) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            rollback(connection);
+        }
         return work.run(connection);
     }
 
@@ -179,8 +187,9 @@ final class SqliteDialect extends SqlDialect {
 
     /** Whether SQLite refused a {@code ROLLBACK} or {@code COMMIT} because no transaction is open. */
     private static boolean noTransaction(SQLException e) {
-        return e instanceof SQLiteException s && s.getResultCode() == SQLiteErrorCode.SQLITE_ERROR
-                && e.getMessage() != null && e.getMessage().contains("no transaction is active");
+        SQLiteException cause = sqliteCause(e);
+        return cause != null && cause.getResultCode() == SQLiteErrorCode.SQLITE_ERROR && cause.getMessage() != null
+                && cause.getMessage().contains("no transaction is active");
     }
 
     /**

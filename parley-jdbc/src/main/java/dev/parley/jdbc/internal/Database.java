@@ -101,21 +101,20 @@ public final class Database {
     }
 
     /**
-     * Runs work in one transaction on a lent connection: committed when it returns, rolled back when it throws. A
-     * connection that an earlier failure left in manual-commit mode (a rollback that failed, a begin that failed after
-     * the driver had recorded the mode) is rolled back first: what it may hold is never committed with this work, and
-     * the work never runs with each statement committing on its own.
+     * Runs work in one transaction on a lent connection: committed when it returns, rolled back when it throws. A begin
+     * that fails after the driver recorded manual-commit mode (sqlite-jdbc, whose {@code BEGIN IMMEDIATE} can fail on
+     * another process's lock) is rolled back at once, so that the connection is not left committing each later
+     * statement on its own.
      */
     private <T> T transaction(Work<T> work) throws SQLException {
         return dialect.withConnection(c -> {
-            if (!c.getAutoCommit()) {
-                dialect.rollback(c); // if this fails, nothing runs: the next transaction tries again
-            }
             try {
                 c.setAutoCommit(false); // SQLite: BEGIN IMMEDIATE, the database's write lock
             } catch (SQLException e) {
                 try {
-                    dialect.rollback(c); // sqlite-jdbc has recorded manual-commit mode, with no transaction begun
+                    if (!c.getAutoCommit()) {
+                        dialect.rollback(c); // the mode is recorded, and no transaction has begun
+                    }
                 } catch (SQLException stillManual) {
                     e.addSuppressed(stillManual);
                 }
@@ -128,8 +127,8 @@ public final class Database {
                 try {
                     dialect.rollback(c);
                 } catch (SQLException rollback) {
-                    // Left in manual-commit mode (leaving it would commit what may be open): the next transaction on
-                    // the connection rolls back first, and a pool that it returns to rolls back again, or drops it.
+                    // Left in manual-commit mode (leaving it would commit what may be open): SQLite's dialect rolls
+                    // back before it lends its connection again, and a pool rolls back again, or drops it.
                     e.addSuppressed(rollback);
                 }
                 throw e;
@@ -345,8 +344,7 @@ public final class Database {
      * that failed are marked to skip their first attempt next time, and this answers false.
      *
      * @throws SQLException if the commit failed, or the rollback after a failed attempt did (then the group fails):
-     *     the attempt's own {@code SQLException} where it threw one (a failure that ended the transaction, as SQLite
-     *     does after some I/O errors, makes the rollback fail too), with the rollback's failure added to it
+     *     the attempt's own {@code SQLException} where it threw one, with the rollback's failure added to it
      */
     private boolean committedFirstAttempts(List<Unit<?>> units) throws SQLException {
         try {
