@@ -144,6 +144,26 @@ class GroupCommitTest {
         assertThat(ids(a)).isEmpty();
     }
 
+    /**
+     * Found by a review of 39bccd0: a unit refused for a conflict with an id that another unit of its group had just
+     * inserted kept that answer when the group's commit failed, though the id was never stored.
+     */
+    @Test
+    void writeInGroup_conflictWithAWriteOfTheSameGroup_failsAsTheGroupWhenTheCommitFails() throws Exception {
+        SessionId a = new SessionId("a");
+        List<Future<?>> f = inOneGroup(db, pool, List.of(
+                () -> log.append(a, AGENT, List.of(entry("a1", null, "one"))),
+                () -> log.append(a, AGENT, List.of(entry("a1", null, "another"))), // conflicts with the other's a1
+                () -> breakTheCommit()));
+
+        for (Future<?> one : f) {
+            assertThat(failureOf(one)).isInstanceOf(UnavailableException.class);
+        }
+        assertThat(ids(a)).isEmpty();
+        log.append(a, AGENT, List.of(entry("a1", null, "another"))); // sent again, it is judged afresh: stored
+        assertThat(ids(a)).containsExactly("a1");
+    }
+
     @Test
     void writeInGroup_moreWaitingThanOneGroupHolds_areCommittedInGroupsOfAtMostTheCap() throws Exception {
         // A group used to take every waiting unit: one failed commit failed them all, and on PostgreSQL a group of

@@ -315,9 +315,12 @@ public final class Database {
                     : e instanceof ParleyException p ? p
                     : new UnavailableException("could not " + what + " in " + dialect.where() + ": " + e, e);
             for (Unit<?> u : units) {
-                // Nothing of the group was committed: no answer that rests on it stands. (A lone unit's own answer is
-                // what ended its transaction: that rollback is the one it asked for, on rows committed before.)
-                if (u.failure == null || u.failure instanceof AnswerAfterRollback && u.failure != e) {
+                // Nothing of the group was committed: no answer that rests on it stands — nor, in a group of several,
+                // a unit's own failure, which may rest on an earlier unit's write (a conflict with an id it inserted,
+                // a last entry it moved); sent again, the unit is judged afresh. (A lone unit's own answer is what
+                // ended its transaction: that rollback is the one it asked for, on rows committed before.)
+                if (units.size() > 1 || u.failure == null
+                        || u.failure instanceof AnswerAfterRollback && u.failure != e) {
                     u.failure = failure;
                     u.value = null;
                 }
