@@ -364,11 +364,7 @@ public final class Database {
         } catch (RunAgain e) {
             if (e.getSuppressed().length > 0 && e.getSuppressed()[0] instanceof SQLException rollback) {
                 // The transaction may not have been rolled back: nothing runs again on it.
-                if (e.getCause() instanceof SQLException attempt) {
-                    attempt.addSuppressed(rollback);
-                    throw attempt;
-                }
-                throw rollback;
+                throw rollbackFailedAfter(e.getCause(), rollback);
             }
             for (Unit<?> u : units) {
                 u.value = null;
@@ -430,9 +426,7 @@ public final class Database {
 
     /**
      * Rolls back to {@code savepoint} after {@code cause} (and releases it, with {@code release}). If that fails the
-     * whole group fails: with {@code cause} where it is an {@code SQLException} — a failure that ended the
-     * transaction, as SQLite does after some I/O errors, is why the savepoint is gone — the rollback's failure
-     * added to it; otherwise with the rollback's failure.
+     * whole group fails, with {@link #rollbackFailedAfter}.
      */
     private static void rollBackTo(Connection c, Savepoint savepoint, Throwable cause, boolean release)
             throws SQLException {
@@ -442,13 +436,23 @@ public final class Database {
                 c.releaseSavepoint(savepoint);
             }
         } catch (SQLException rollback) {
-            if (cause instanceof SQLException own) {
-                own.addSuppressed(rollback);
-                throw own;
-            }
-            rollback.addSuppressed(cause);
-            throw rollback;
+            throw rollbackFailedAfter(cause, rollback);
         }
+    }
+
+    /**
+     * What a group fails with when the rollback after {@code cause} failed: {@code cause} where it is an
+     * {@code SQLException} — a failure that ended the transaction, as SQLite does after some I/O errors, is why the
+     * rollback found nothing to roll back — with the rollback's failure added to it; otherwise the rollback's failure,
+     * with {@code cause} added to it.
+     */
+    private static SQLException rollbackFailedAfter(Throwable cause, SQLException rollback) {
+        if (cause instanceof SQLException own) {
+            own.addSuppressed(rollback);
+            return own;
+        }
+        rollback.addSuppressed(cause);
+        return rollback;
     }
 
     /** One unit of a group commit and, once its group is committed, its outcome. Fields guarded by its lane. */
