@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -177,6 +178,11 @@ public final class MessageLogScenarios {
             equal(List.of(expected.get(2), expected.get(5)), worker.stream().map(Entry::id).toList(), "one agent's entries");
             that(worker.stream().allMatch(e -> e.agentId().equals(WORKER)), "agent recorded on each entry");
             equal(lastA, log.lastEntry(s, ORCHESTRATOR).map(Entry::id).orElse(null), "last entry of an agent");
+            equal(OptionalLong.of(all.get(4).seq()), log.lastSeq(s, ORCHESTRATOR), "last seq of an agent");
+            equal(OptionalLong.of(all.get(5).seq()), log.lastSeq(s, WORKER), "last seq of the other agent");
+            equal(OptionalLong.empty(), log.lastSeq(s, AgentId.of("nobody")), "last seq of an agent without entries");
+            equal(OptionalLong.empty(), log.lastSeq(session("no-such-session"), ORCHESTRATOR),
+                    "last seq in a missing session");
             equal(List.of(), log.load(session("no-such-session"), null), "a missing session loads empty");
             equal(6, log.loadSessionMessages(s).size(), "loadSessionMessages sees every agent");
         }
@@ -384,12 +390,17 @@ public final class MessageLogScenarios {
             log.truncateAfter(s, w1);
             equal(List.of(a1, w1), log.load(s, null).stream().map(Entry::id).toList(), "after truncateAfter(w1)");
             equal(a1, log.lastEntry(s, ORCHESTRATOR).map(Entry::id).orElse(null), "orchestrator's last entry");
+            List<Entry> kept = log.load(s, null);
+            equal(OptionalLong.of(kept.get(0).seq()), log.lastSeq(s, ORCHESTRATOR),
+                    "orchestrator's last seq after truncateAfter(w1)");
+            equal(OptionalLong.of(kept.get(1).seq()), log.lastSeq(s, WORKER), "worker's last seq after truncateAfter(w1)");
             fails(NotFoundException.class, "truncating after an entry that does not exist",
                     () -> log.truncateAfter(s, new EntryId("nope")));
             long lastSeq = log.load(s, null).get(1).seq();
             EntryId a3 = id("t");
             List<Entry> stored = log.append(s, ORCHESTRATOR, List.of(entry(a3, a1, Message.user("a3"))));
             that(stored.get(0).seq() > lastSeq, "seq keeps increasing after truncation");
+            equal(OptionalLong.of(stored.get(0).seq()), log.lastSeq(s, ORCHESTRATOR), "last seq after appending again");
             // The removed id may be used again.
             log.append(s, WORKER, List.of(entry(w2, w1, Message.user("w2 again"))));
             equal(4, log.load(s, null).size(), "entries after appending again");

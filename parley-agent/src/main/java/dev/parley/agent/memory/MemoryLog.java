@@ -69,8 +69,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #delete} deletes the session and its whole history (the frameworks' {@code clear()}).</li>
  * </ul>
  *
- * <p>The view of a memory is cached in this object; a {@link #get} checks the log's last entry (one indexed read) and
- * reloads only when another writer changed it. Thread-safe. Failures are the store's
+ * <p>The view of a memory is cached in this object; a {@link #get} checks the seq of the memory's last entry in the log
+ * ({@link MessageLog#lastSeq}, one read of an index) and reloads only when another writer changed it. Thread-safe. Failures are the store's
  * {@link dev.parley.core.ParleyException}s; a failed {@link #set} wrote nothing and left the view as it was.
  *
  * @param <M> the framework's message type; its {@code equals} and {@code hashCode} compare content
@@ -260,11 +260,10 @@ public final class MemoryLog<M> {
 
     /**
      * What a memory holds: the view, the runs in force (null: no view entry yet, the view is the whole chain), and
-     * the tail of the log.
+     * the tail of the log ({@code lastSeq}: the seq of the memory's last entry, 0 for none).
      */
     private record View<M>(List<Slot<M>> slots, @Nullable List<Run> runs, @Nullable EntryId firstMessage,
-                           @Nullable EntryId lastMessage, int chainLength, long nextOrdinal,
-                           @Nullable EntryId lastEntry) {}
+                           @Nullable EntryId lastMessage, int chainLength, long nextOrdinal, long lastSeq) {}
 
     private static final class State<M> {
         final SessionId session;
@@ -318,8 +317,9 @@ public final class MemoryLog<M> {
     private View<M> fresh(State<M> state) {
         View<M> view = state.view;
         if (view != null) {
-            EntryId last = log.lastEntry(state.session, AGENT).map(Entry::id).orElse(null);
-            if (Objects.equals(last, view.lastEntry)) {
+            // The seq, not the entry: an index answers it without reading or decoding a row. A session's seqs only
+            // grow (a truncation does not lower the next one), so an equal seq is the same last entry.
+            if (log.lastSeq(state.session, AGENT).orElse(0) == view.lastSeq) {
                 return view;
             }
         }
@@ -355,7 +355,7 @@ public final class MemoryLog<M> {
         }
         View<M> view = new View<>(List.copyOf(slots), runs, chain.isEmpty() ? null : chain.get(0).id(),
                 chain.isEmpty() ? null : chain.get(chain.size() - 1).id(), chain.size(), maxOrdinal + 1,
-                entries.isEmpty() ? null : entries.get(entries.size() - 1).id());
+                entries.isEmpty() ? 0 : entries.get(entries.size() - 1).seq());
         state.view = view;
         return view;
     }
@@ -405,21 +405,19 @@ public final class MemoryLog<M> {
                 chainLength));
         List<Run> wanted = viewEntry ? runs(slots, chainLength, openStart(current.slots, current.chainLength))
                 : inForce;
-        EntryId lastEntry = current.lastEntry;
         if (viewEntry) {
             EntryId id = entryId(ordinal++);
             batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(wanted))));
-            lastEntry = id;
-        } else if (!batch.isEmpty()) {
-            lastEntry = batch.get(batch.size() - 1).id();
         }
+        long lastSeq = current.lastSeq;
         if (!batch.isEmpty()) {
             if (current.nextOrdinal == 1) {
                 createSession(session, memoryId);
             }
-            log.append(session, AGENT, batch, dev.parley.core.model.Usage.ZERO);
+            List<Entry> stored = log.append(session, AGENT, batch, dev.parley.core.model.Usage.ZERO).entries();
+            lastSeq = stored.get(stored.size() - 1).seq();
         }
-        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, lastEntry);
+        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, lastSeq);
     }
 
     /** A message of the new list that is not in the log yet. */

@@ -9,6 +9,7 @@ import dev.parley.core.model.Usage;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,6 +58,11 @@ public abstract class ForwardingMessageLog implements MessageLog {
     @Override
     public Optional<Entry> lastEntry(SessionId session, AgentId agent) {
         return delegate.lastEntry(session, agent);
+    }
+
+    @Override
+    public OptionalLong lastSeq(SessionId session, AgentId agent) {
+        return delegate.lastSeq(session, agent);
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -127,6 +128,21 @@ public interface MessageLog extends AutoCloseable {
      * @return the entry with the highest {@code seq} written by {@code agent}, or empty
      */
     Optional<Entry> lastEntry(SessionId session, AgentId agent);
+
+    /**
+     * The {@code seq} of the agent's most recent entry in the session: {@link #lastEntry}'s seq without reading or
+     * decoding the entry, so a backend answers it from an index. A seq is never reused within a session (also after
+     * a truncation), so a caller that knows the seq of the last entry it saw learns from this one read whether the
+     * agent has written since, or been truncated. The default reads {@link #lastEntry}.
+     *
+     * @return the highest {@code seq} of an entry written by {@code agent} in {@code session}; empty when there is
+     *     none (also when the session does not exist)
+     * @throws dev.parley.core.UnavailableException if the store cannot be read
+     */
+    default OptionalLong lastSeq(SessionId session, AgentId agent) {
+        Optional<Entry> last = lastEntry(session, agent);
+        return last.isPresent() ? OptionalLong.of(last.get().seq()) : OptionalLong.empty();
+    }
 
     /**
      * Removes every entry appended after {@code entry}, across all agents (Planck's {@code truncate_after}, used to

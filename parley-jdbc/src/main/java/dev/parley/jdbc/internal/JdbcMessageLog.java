@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -479,7 +480,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         // NULLs first would make it text, which the json of a later body would not join.
         List<String> branches = new ArrayList<>();
         if (last) {
-            branches.add("SELECT 1 AS last_row, seq, entry_id, NULL AS body FROM (" + lastRowSql(false)
+            branches.add("SELECT 1 AS last_row, seq, entry_id, NULL AS body FROM (" + lastRowSql("seq, entry_id")
                     + ") AS agent_last");
         }
         for (int i = 0; i < bodied + bare; i++) {
@@ -562,7 +563,7 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
      * compares its id must not fail on a body it does not need.
      */
     private @Nullable StoredRow lastRow(Connection c, SessionId session, AgentId agent) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement(lastRowSql(true))) {
+        try (PreparedStatement st = c.prepareStatement(lastRowSql("seq, entry_id, body"))) {
             bindLastRow(st, 1, session, agent);
             try (ResultSet rs = st.executeQuery()) {
                 return rs.next() ? new StoredRow(rs.getLong(1), new EntryId(rs.getString(2)), rs.getString(3)) : null;
@@ -571,11 +572,11 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * The (seq, entry_id), and with {@code body} the body, of an agent's latest entry in a session: parameters from
-     * {@link #bindLastRow}.
+     * The {@code columns} of an agent's latest entry in a session: parameters from {@link #bindLastRow}. With
+     * {@code seq} alone, the agent's index answers without reading the table.
      */
-    private static String lastRowSql(boolean body) {
-        return "SELECT seq, entry_id" + (body ? ", body" : "") + " FROM parley_log_entries"
+    private static String lastRowSql(String columns) {
+        return "SELECT " + columns + " FROM parley_log_entries"
                 + " WHERE scope_id = ? AND session_id = ? AND agent_id = ? ORDER BY seq DESC LIMIT 1";
     }
 
@@ -702,6 +703,21 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         return db.read("read the last entry of session " + session, c -> {
             StoredRow row = lastRow(c, session, agent);
             return Optional.ofNullable(row == null ? null : decode(row));
+        });
+    }
+
+    /** From the agent's index alone: no row of the table is read. */
+    @Override
+    public OptionalLong lastSeq(SessionId session, AgentId agent) {
+        Objects.requireNonNull(session, "session");
+        Objects.requireNonNull(agent, "agent");
+        return db.read("read the last seq of session " + session, c -> {
+            try (PreparedStatement st = c.prepareStatement(lastRowSql("seq"))) {
+                bindLastRow(st, 1, session, agent);
+                try (ResultSet rs = st.executeQuery()) {
+                    return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+                }
+            }
         });
     }
 
