@@ -36,6 +36,9 @@ import org.jspecify.annotations.Nullable;
  *       fallback without trying the server</td></tr>
  *   <tr><td>{@code parley.replay}</td><td>1000 (ms)</td><td>how often pending writes are replayed in the
  *       background</td></tr>
+ *   <tr><td>{@code parley.maxBody}</td><td>{@value #DEFAULT_MAX_BODY_BYTES} (bytes)</td><td>the largest request body
+ *       the server accepts ({@code parley serve --max-body-bytes}, the same default): a write whose body is larger is
+ *       refused before it is sent or falls back, since the server would refuse its replay</td></tr>
  * </table>
  *
  * @param server the server's base URI ({@code http://…} or {@code https://…})
@@ -47,14 +50,17 @@ import org.jspecify.annotations.Nullable;
  * @param breakerWindowCalls the calls the failure rate is computed over
  * @param breakerOpen how long the breaker stays open
  * @param replayInterval how often the background replay runs
+ * @param maxBodyBytes the largest request body the server accepts, in bytes, at least 1
  */
 public record RemoteSettings(URI server, Duration timeout, @Nullable String token, String fallbackUri, Path journal,
                              int breakerFailureRatePercent, int breakerWindowCalls, Duration breakerOpen,
-                             Duration replayInterval) {
+                             Duration replayInterval, long maxBodyBytes) {
     /** The environment variable the bearer token is read from when the URI gives none. */
     public static final String TOKEN_ENV = "PARLEY_REMOTE_TOKEN";
     /** The default timeout, as Planck's {@code persistence_timeout}. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(5000);
+    /** The default largest request body, 16 MiB: the server's default ({@code parley serve --max-body-bytes}). */
+    public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
 
     static final String TIMEOUT = "parley.timeout";
     static final String TOKEN = "parley.token";
@@ -64,10 +70,11 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
     static final String BREAKER_WINDOW = "parley.breaker.window";
     static final String BREAKER_OPEN = "parley.breaker.open";
     static final String REPLAY = "parley.replay";
+    static final String MAX_BODY = "parley.maxBody";
 
     /** The Parley parameters a {@code remote:} URI accepts besides {@code parley.scope}. */
     public static final Set<String> PARAMETERS = Set.of(TIMEOUT, TOKEN, FALLBACK, JOURNAL, BREAKER_FAILURES,
-            BREAKER_WINDOW, BREAKER_OPEN, REPLAY);
+            BREAKER_WINDOW, BREAKER_OPEN, REPLAY, MAX_BODY);
 
     public RemoteSettings {
         Objects.requireNonNull(server, "server");
@@ -76,6 +83,9 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         Objects.requireNonNull(journal, "journal");
         Objects.requireNonNull(breakerOpen, "breakerOpen");
         Objects.requireNonNull(replayInterval, "replayInterval");
+        if (maxBodyBytes < 1) {
+            throw new InvalidInputException("the request body limit must be at least 1 byte, got " + maxBodyBytes);
+        }
     }
 
     /**
@@ -117,7 +127,8 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
                 (int) number(uri, BREAKER_FAILURES, 50, 1, 100),
                 (int) number(uri, BREAKER_WINDOW, 10, 1, 10_000),
                 millis(uri, BREAKER_OPEN, 5000, 1, 3_600_000),
-                millis(uri, REPLAY, 1000, 10, 3_600_000));
+                millis(uri, REPLAY, 1000, 10, 3_600_000),
+                number(uri, MAX_BODY, DEFAULT_MAX_BODY_BYTES, 1, Integer.MAX_VALUE));
     }
 
     private static Duration millis(StoreUri uri, String name, long otherwise, long min, long max) {

@@ -184,6 +184,46 @@ class RemoteFallbackTest {
         }
     }
 
+    /**
+     * A write larger than the server accepts fell back while the server was down, was acknowledged, and was then
+     * refused (413) at every replay: acknowledged, but never on the server. It is refused before it falls back now, and
+     * before it is sent while the server is up; a write within the limit still falls back.
+     */
+    @Test
+    void appendOverTheServersBodyLimit_whileTheServerIsDown_isRefusedNotAcknowledgedByTheFallback() throws Exception {
+        Path serverDb = dir.resolve("server.db");
+        Store backend = Stores.open("sqlite:" + serverDb);
+        ServerConfig limited = ServerConfig.defaults().withPort(0).withMaxBodyBytes(4096);
+        ParleyServer server = ParleyServer.start(backend, limited);
+        int port = server.port();
+        String uri = TestServers.remote(server.uri().toString(), dir,
+                "&parley.timeout=1000&parley.replay=600000&parley.maxBody=4096");
+        try (Store store = Stores.open(uri)) {
+            RemoteStore remote = (RemoteStore) store;
+            String large = "x".repeat(5000);
+            assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry(large)), Usage.ZERO))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("4096").hasMessageContaining("parley.maxBody");
+            server.close();
+
+            assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry(large)), Usage.ZERO))
+                    .isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("nothing was written");
+            assertThat(remote.stats().pending()).isZero();
+            assertThat(remote.stats().fallbacks()).isZero();
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("small")), Usage.ZERO);
+            assertThat(remote.stats().pending()).isEqualTo(1);
+
+            server = ParleyServer.start(backend, limited.withPort(port));
+            assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
+            assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+                    .containsExactly("small");
+        } finally {
+            server.close();
+            backend.close();
+        }
+    }
+
     @Test
     void writesThatFellBack_areReplayedOnceInOrder_andAConflictIsReported() throws Exception {
         Path serverDb = dir.resolve("server.db");

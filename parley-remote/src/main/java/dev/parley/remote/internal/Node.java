@@ -1,14 +1,17 @@
 package dev.parley.remote.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.ParleyException;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
+import dev.parley.json.wire.Wire;
 import dev.parley.remote.RemoteListener;
 import dev.parley.remote.RemoteSettings;
 import dev.parley.remote.SyncReport;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -135,6 +138,7 @@ public final class Node implements AutoCloseable {
     public <T> T write(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                        Function<Store, T> onFallback) {
         calls.incrementAndGet();
+        requireBodyWithinLimit(label, request);
         if (catchUp()) {
             try {
                 return decode.apply(transport.send(request, scope));
@@ -144,6 +148,24 @@ public final class Node implements AutoCloseable {
         }
         return journaled(scope, label, request, new Outage("earlier writes that fell back are not replayed yet"),
                 onFallback);
+    }
+
+    /**
+     * Refuses a write whose body is larger than the server accepts, before it is sent or falls back: the server would
+     * answer 413, and a fallback would acknowledge a write whose replay it refuses for ever.
+     *
+     * @throws InvalidInputException naming the body's size and the limit; nothing was written
+     */
+    private void requireBodyWithinLimit(String label, Request request) {
+        if (request.body() == null) {
+            return;
+        }
+        long bytes = Wire.write(request.body()).getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > settings.maxBodyBytes()) {
+            throw new InvalidInputException(label + " to " + settings.server() + ": the request body would be " + bytes
+                    + " bytes, over the " + settings.maxBodyBytes() + " the server accepts (parley.maxBody, the"
+                    + " server's --max-body-bytes); nothing was written");
+        }
     }
 
     /** A call with no fallback (session records, archives): an outage is an {@link UnavailableException}. */
