@@ -70,8 +70,9 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>The view of a memory is cached in this object; a {@link #get} checks the seq of the memory's last entry in the log
- * ({@link MessageLog#lastSeq}, one read of an index) and reloads only when another writer changed it. Thread-safe. Failures are the store's
- * {@link dev.parley.core.ParleyException}s; a failed {@link #set} wrote nothing and left the view as it was.
+ * ({@link MessageLog#lastSeq}, one read of an index) and reloads only when another writer changed it. Thread-safe.
+ * Failures are the store's {@link dev.parley.core.ParleyException}s; a failed {@link #set} wrote nothing and left the
+ * view as it was.
  *
  * @param <M> the framework's message type; its {@code equals} and {@code hashCode} compare content
  */

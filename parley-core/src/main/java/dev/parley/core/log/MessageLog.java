@@ -133,7 +133,8 @@ public interface MessageLog extends AutoCloseable {
      * The {@code seq} of the agent's most recent entry in the session: {@link #lastEntry}'s seq without reading or
      * decoding the entry, so a backend answers it from an index. A seq is never reused within a session (also after
      * a truncation), so a caller that knows the seq of the last entry it saw learns from this one read whether the
-     * agent has written since, or been truncated. The default reads {@link #lastEntry}.
+     * agent has written since, or been truncated. (A session deleted and created again may start its seqs over on
+     * the file store.) The default reads {@link #lastEntry}.
      *
      * @return the highest {@code seq} of an entry written by {@code agent} in {@code session}; empty when there is
      *     none (also when the session does not exist)
