@@ -32,12 +32,19 @@ import picocli.CommandLine.Model.CommandSpec;
  * session; standard error has every problem (with {@code --json}, one JSON object each) and, last, a summary: sessions
  * imported, updated, unchanged and failed, files of a directory skipped as no transcript (when there are any),
  * messages, time. A long import shows progress when standard error is a terminal.
+ *
+ * <p>On {@code remote:}, a session found unchanged while calls fell back was compared with the fallback store's copy,
+ * not the server's: nothing was written or queued for it, so it is reported {@value #UNSENT} and counted as failed, and
+ * the command exits 7 (unavailable) unless an input failed too (2).
  */
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Import transcripts: files, or directories searched recursively.",
         "Formats: claude-code, pi, codex, gemini, aider, openai-chat, openai-responses, anthropic-messages, parley (detected from content).",
         "A file with the session id of an imported session extends it with what is new; one that disagrees with it is refused.",
         "Importing the same source again changes nothing; a grown file gets its new entries."})
 final class ImportCommand implements Callable<Integer> {
+    /** The status of a session found unchanged in the fallback store while the server did not answer. */
+    static final String UNSENT = "unsent";
+
     @ParentCommand
     ParleyCommand root;
 
@@ -67,6 +74,8 @@ final class ImportCommand implements Callable<Integer> {
         int[] skipped = {0};
         Map<ImportResult.Status, Integer> statuses = new EnumMap<>(ImportResult.Status.class);
         long[] messages = {0};
+        int[] unsent = {0};
+        long fellBack = root.fallbacks();
         int rejected = importer.importPaths(paths, forced, new Importer.Listener() {
             @Override
             public void filesFound(int total) {
@@ -94,11 +103,28 @@ final class ImportCommand implements Callable<Integer> {
             @Override
             public void session(ImportResult r) {
                 seen[0]++;
-                statuses.merge(r.status(), 1, Integer::sum);
                 messages[0] += r.messages();
+                // Unchanged compared with what? When a call fell back, with the fallback store's copy: it may hold
+                // the transcript (it is the local default store unless parley.fallback names another) while the
+                // server does not, and nothing was sent.
+                boolean notSent = r.status() == ImportResult.Status.UNCHANGED && root.fallbacks() > fellBack;
+                String status = notSent ? UNSENT : r.status().label();
+                if (notSent) {
+                    unsent[0]++;
+                } else {
+                    statuses.merge(r.status(), 1, Integer::sum);
+                }
                 bar.pause(() -> {
-                    out.println(json ? Json.write(toJson(r)) : toText(r));
+                    out.println(json ? Json.write(toJson(r, status)) : toText(r, status));
                     out.flush();
+                    if (notSent) {
+                        String message = "session " + r.session() + " was not sent to " + root.storeLabel()
+                                + ": the server did not answer, and the fallback store already holds this transcript,"
+                                + " so nothing was written or queued for it; import it again when the server is back"
+                                + " (parley" + root.storeOption() + " remote status)";
+                        err.println(json ? Json.write(sessionProblem(r, message)) : "error: " + message);
+                        err.flush();
+                    }
                 });
             }
 
@@ -114,7 +140,8 @@ final class ImportCommand implements Callable<Integer> {
             }
         });
         bar.close();
-        int failed = Math.max(rejected, fatal[0]);
+        int failedInputs = Math.max(rejected, fatal[0]);
+        int failed = failedInputs + unsent[0];
         if (seen[0] == 0 && failed == 0 && !json) {
             err.println("parley: no transcripts found in " + paths);
         }
@@ -140,7 +167,10 @@ final class ImportCommand implements Callable<Integer> {
                     Terminal.count(messages[0], "message", "messages"), seconds));
         }
         err.flush();
-        return failed > 0 ? ErrorCode.INVALID_INPUT.exitCode() : 0;
+        if (failedInputs > 0) {
+            return ErrorCode.INVALID_INPUT.exitCode();
+        }
+        return unsent[0] > 0 ? ErrorCode.UNAVAILABLE.exitCode() : 0;
     }
 
     /**
@@ -209,7 +239,9 @@ final class ImportCommand implements Callable<Integer> {
         ObjectNode o = Json.object();
         o.put("problem", p.fatal() ? "error" : "warning");
         o.put("file", p.file().toString());
-        o.put("line", p.line());
+        if (p.line() > 0) { // 0: not one line's problem (a file whose format is not recognised)
+            o.put("line", p.line());
+        }
         o.put("message", p.message());
         if (p.callId() != null) {
             o.put("callId", p.callId());
@@ -220,11 +252,20 @@ final class ImportCommand implements Callable<Integer> {
         return o;
     }
 
-    static ObjectNode toJson(ImportResult r) {
+    /** A session's problem with {@code --json}: what {@link #toJson(ImportProblem)} gives for a file's. */
+    private static ObjectNode sessionProblem(ImportResult r, String message) {
+        ObjectNode o = Json.object();
+        o.put("problem", "error");
+        o.put("session", r.session().value());
+        o.put("message", message);
+        return o;
+    }
+
+    static ObjectNode toJson(ImportResult r, String status) {
         ObjectNode o = Json.object();
         o.put("session", r.session().value());
         o.put("format", r.format().cliName());
-        o.put("status", r.status().label());
+        o.put("status", status);
         o.put("entries", r.entries());
         o.put("messages", r.messages());
         if (r.source() != null) {
@@ -248,10 +289,10 @@ final class ImportCommand implements Callable<Integer> {
         return o;
     }
 
-    static String toText(ImportResult r) {
+    static String toText(ImportResult r, String status) {
         String where = r.source() != null ? r.source() + (r.index() != null ? "[" + r.index() + "]" : "")
                 : r.agents().isEmpty() || r.agents().get(0).source() == null ? "" : r.agents().get(0).source().toString();
-        return String.format("%-9s %s  %s  %s, %s, %s  %s", r.status().label(), r.session().value(),
+        return String.format("%-9s %s  %s  %s, %s, %s  %s", status, r.session().value(),
                 r.format().cliName(), Terminal.count(r.agents().size(), "agent", "agents"),
                 Terminal.count(r.entries(), "entry", "entries"), Terminal.count(r.messages(), "message", "messages"),
                 where);

@@ -268,6 +268,35 @@ class RemoteCommandsTest {
                 .doesNotContain("on-server");
     }
 
+    /**
+     * Found by a newcomer's trial: with the server down, an import compared the transcript with the fallback store's
+     * copy (the local default store, which held it), reported it "unchanged", exited 0, and sent nothing, then or at
+     * any replay. It is "unsent" now, and the command exits 7; a transcript the fallback store lacks is still written
+     * there and replayed.
+     */
+    @Test
+    void import_whileTheServerIsDown_ofATranscriptTheFallbackHolds_isUnsentNotUnchanged() throws Exception {
+        Path file = dir.resolve("chat.json");
+        java.nio.file.Files.writeString(file, "[{\"role\":\"user\",\"content\":\"hi\"}]");
+        Run local = parley("--store", "sqlite:" + dir.resolve("fallback.db"), "import", file.toString());
+        assertThat(local.exit()).as(local.out() + local.err()).isZero();
+        String session = local.out().strip().split("\\s+")[1];
+        String uri = remote("&parley.timeout=1000");
+        server.close();
+
+        Run run = parley("--store", uri, "import", file.toString());
+        Run json = parley("--store", uri, "import", "--json", file.toString());
+
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(7);
+        assertThat(run.out()).startsWith("unsent").contains(session).doesNotContain("unchanged");
+        assertThat(run.err()).contains("error: session " + session + " was not sent").contains("remote status")
+                .contains("0 unchanged, 1 failed");
+        assertThat(json.exit()).isEqualTo(7);
+        assertThat(json.out()).contains("\"status\":\"unsent\"");
+        assertThat(json.err()).contains("\"problem\":\"error\"").contains("\"session\":\"" + session + "\"");
+        assertThat(parley("--store", uri, "remote", "status").out()).contains("pending    0");
+    }
+
     /** A command whose calls fell back ends with one line that says so, where they went and how to follow up. */
     @Test
     void import_whileTheServerIsDown_endsSayingItFellBack() throws Exception {

@@ -71,6 +71,8 @@ class TranscriptCommandsTest {
         assertThat(err).anySatisfy(o -> {
             assertThat(o.path("problem").asText()).isEqualTo("error");
             assertThat(o.path("file").asText()).isEqualTo(bad.toString());
+            // Not one line's problem: no "line" (it was 0, beside a message that named the parser's line 1)
+            assertThat(o.has("line")).as(o.toString()).isFalse();
         });
         JsonNode summary = err.get(err.size() - 1).get("summary");
         assertThat(summary.get("imported").asInt()).isEqualTo(1);
