@@ -308,13 +308,16 @@ public final class Browser {
             while (!client.terminated() && !signals.closed()) {
                 List<EntryView> views = Pages.entriesAfter(scoped, id, after, Pages.WINDOW);
                 for (EntryView v : views) {
+                    if (client.terminated()) {
+                        return; // the reader left during this window: a send now only logs Javalin's warning
+                    }
                     StringOutput out = new StringOutput();
                     templates.render("entry.jte", v, out);
                     client.sendEvent("entry", out.toString(), Long.toString(v.seq()));
                     after = v.seq();
                     quietSince = System.nanoTime();
                 }
-                if ((System.nanoTime() - quietSince) / 1_000_000 > 15_000) {
+                if (!client.terminated() && (System.nanoTime() - quietSince) / 1_000_000 > 15_000) {
                     client.sendComment("keep-alive");
                     quietSince = System.nanoTime();
                 }

@@ -70,12 +70,15 @@ public final class EventStream {
                 do {
                     entries = store.log().loadAfter(session, after, WINDOW);
                     for (Entry e : entries) {
+                        if (client.terminated()) {
+                            return; // the client left during this window: a send now only logs Javalin's warning
+                        }
                         client.sendEvent("entry", Json.write(EntryCodec.encode(e)), Long.toString(e.seq()));
                         after = e.seq();
                         quietSince = System.nanoTime();
                     }
                 } while (entries.size() == WINDOW && !client.terminated());
-                if ((System.nanoTime() - quietSince) / 1_000_000 > KEEP_ALIVE_MILLIS) {
+                if (!client.terminated() && (System.nanoTime() - quietSince) / 1_000_000 > KEEP_ALIVE_MILLIS) {
                     client.sendComment("keep-alive");
                     quietSince = System.nanoTime();
                 }
