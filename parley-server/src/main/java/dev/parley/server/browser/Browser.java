@@ -195,13 +195,28 @@ public final class Browser {
         render(ctx, "list.jte", Pages.list(store, frame(frame, "Sessions", "sessions"), f, ctx.queryParam("cursor")));
     }
 
-    /** {@code GET /s/{session}}: one window of a session, or of a leaf's conversation with {@code ?leaf=}. */
+    /**
+     * {@code GET /s/{session}}: one window of a session, or of a leaf's conversation with {@code ?leaf=}. A unique
+     * prefix of a session's id, as the command line takes, redirects to the session.
+     */
     public void session(Context ctx, Store store, Frame frame) {
         SessionId id = new SessionId(ctx.pathParam("session"));
         String leaf = ctx.queryParam("leaf");
         long after = number(ctx, "after");
-        render(ctx, "session.jte", Pages.session(store, frame(frame, "Session " + id.value(), "sessions"), id, after,
-                leaf == null || leaf.isBlank() ? null : new EntryId(leaf)));
+        Views.SessionPage page;
+        try {
+            page = Pages.session(store, frame(frame, "Session " + id.value(), "sessions"), id, after,
+                    leaf == null || leaf.isBlank() ? null : new EntryId(leaf));
+        } catch (NotFoundException e) {
+            List<SessionId> matches = store.catalog().map(c -> c.findByPrefix(id.value(), 2)).orElse(List.of());
+            if (matches.size() != 1) {
+                throw e;
+            }
+            String query = ctx.queryString();
+            ctx.redirect(Pages.sessionHref(matches.get(0)) + (query == null || query.isEmpty() ? "" : "?" + query));
+            return;
+        }
+        render(ctx, "session.jte", page);
     }
 
     /** {@code GET /s/{session}/e/{entry}}: an entry's permalink, answered with the window that starts at it. */

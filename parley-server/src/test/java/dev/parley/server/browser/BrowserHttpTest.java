@@ -184,6 +184,11 @@ class BrowserHttpTest {
         assertThat(missing.statusCode()).isEqualTo(404);
         assertThat(missing.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
         assertThat(missing.body()).contains("NOT_FOUND", "no session no-such-session");
+        // A unique prefix, as the command line takes, goes to the session; one that several ids share does not.
+        HttpResponse<String> prefix = get("/s/multi?after=2", null);
+        assertThat(prefix.statusCode()).isEqualTo(302);
+        assertThat(prefix.headers().firstValue("Location")).hasValue("/s/multi-agent-0001?after=2");
+        assertThat(get("/s/filler-00", null).statusCode()).isEqualTo(404);
         HttpResponse<String> bad = get("/?since=yesterday", null);
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("since");
