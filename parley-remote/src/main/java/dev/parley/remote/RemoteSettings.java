@@ -37,8 +37,8 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code parley.replay}</td><td>1000 (ms)</td><td>how often pending writes are replayed in the
  *       background</td></tr>
  *   <tr><td>{@code parley.maxBody}</td><td>{@value #DEFAULT_MAX_BODY_BYTES} (bytes)</td><td>the largest request body
- *       the server accepts ({@code parley serve --max-body-bytes}, the same default): a write whose body is larger is
- *       refused before it is sent or falls back, since the server would refuse its replay</td></tr>
+ *       the server accepts ({@code parley serve --max-body-bytes}, the same default): a larger write does not fall
+ *       back while the server is down, since the server would refuse its replay</td></tr>
  * </table>
  *
  * @param server the server's base URI ({@code http://…} or {@code https://…})
@@ -88,6 +88,14 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         }
     }
 
+    /** Settings with the default request body limit, {@link #DEFAULT_MAX_BODY_BYTES}. */
+    public RemoteSettings(URI server, Duration timeout, @Nullable String token, String fallbackUri, Path journal,
+                          int breakerFailureRatePercent, int breakerWindowCalls, Duration breakerOpen,
+                          Duration replayInterval) {
+        this(server, timeout, token, fallbackUri, journal, breakerFailureRatePercent, breakerWindowCalls, breakerOpen,
+                replayInterval, DEFAULT_MAX_BODY_BYTES);
+    }
+
     /**
      * The settings a parsed {@code remote:} URI gives.
      *
@@ -128,7 +136,7 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
                 (int) number(uri, BREAKER_WINDOW, 10, 1, 10_000),
                 millis(uri, BREAKER_OPEN, 5000, 1, 3_600_000),
                 millis(uri, REPLAY, 1000, 10, 3_600_000),
-                number(uri, MAX_BODY, DEFAULT_MAX_BODY_BYTES, 1, Integer.MAX_VALUE));
+                number(uri, MAX_BODY, DEFAULT_MAX_BODY_BYTES, 1, Long.MAX_VALUE));
     }
 
     private static Duration millis(StoreUri uri, String name, long otherwise, long min, long max) {

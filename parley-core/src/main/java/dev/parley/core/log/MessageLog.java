@@ -133,12 +133,15 @@ public interface MessageLog extends AutoCloseable {
      * The {@code seq} of the agent's most recent entry in the session: {@link #lastEntry}'s seq without reading or
      * decoding the entry, so a backend answers it from an index. A seq is never reused within a session (also after
      * a truncation), so a caller that knows the seq of the last entry it saw learns from this one read whether the
-     * agent has written since, or been truncated. (A session deleted and created again may start its seqs over on
-     * the file store.) The default reads {@link #lastEntry}.
+     * agent has written since, or been truncated. Two cases it cannot tell: a session deleted and created again may
+     * start its seqs over (the file store does), and on a {@code remote:} store a write that fell back has the
+     * fallback store's seq until the server assigns its own at replay. The default reads {@link #lastEntry}.
      *
      * @return the highest {@code seq} of an entry written by {@code agent} in {@code session}; empty when there is
      *     none (also when the session does not exist)
      * @throws dev.parley.core.UnavailableException if the store cannot be read
+     * @throws dev.parley.core.CorruptRecordException from the default, if the last entry cannot be decoded (a backend
+     *     that answers from an index does not read it)
      */
     default OptionalLong lastSeq(SessionId session, AgentId agent) {
         Optional<Entry> last = lastEntry(session, agent);
@@ -148,7 +151,8 @@ public interface MessageLog extends AutoCloseable {
     /**
      * Removes every entry appended after {@code entry}, across all agents (Planck's {@code truncate_after}, used to
      * rewind and edit). The entry itself is kept: to remove it too, truncate after its predecessor. Destructive and
-     * atomic: either every later entry is removed or none.
+     * atomic: either every later entry is removed or none. The removed entries' seqs are not given again: a later
+     * append's seq is above every seq the session ever had.
      *
      * @throws dev.parley.core.NotFoundException if the session has no such entry
      */

@@ -706,7 +706,10 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
         });
     }
 
-    /** From the agent's index alone: no row of the table is read. */
+    /**
+     * From the agent's index: SQLite reads no row of the table; PostgreSQL's index-only scan visits the table only for
+     * pages not yet marked all-visible (a busy session's newest).
+     */
     @Override
     public OptionalLong lastSeq(SessionId session, AgentId agent) {
         Objects.requireNonNull(session, "session");

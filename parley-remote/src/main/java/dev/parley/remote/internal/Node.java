@@ -138,7 +138,6 @@ public final class Node implements AutoCloseable {
     public <T> T write(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                        Function<Store, T> onFallback) {
         calls.incrementAndGet();
-        requireBodyWithinLimit(label, request);
         if (catchUp()) {
             try {
                 return decode.apply(transport.send(request, scope));
@@ -151,8 +150,9 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Refuses a write whose body is larger than the server accepts, before it is sent or falls back: the server would
-     * answer 413, and a fallback would acknowledge a write whose replay it refuses for ever.
+     * Refuses to fall back with a write whose body is larger than the server accepts: the fallback would acknowledge
+     * it, and the server refuse it at replay (413), filed as a conflict, with every later write that names one of its
+     * entries as a parent. While the server answers, its own limit decides (a 413 is an answer, never a fallback).
      *
      * @throws InvalidInputException naming the body's size and the limit; nothing was written
      */
@@ -162,9 +162,10 @@ public final class Node implements AutoCloseable {
         }
         long bytes = Wire.write(request.body()).getBytes(StandardCharsets.UTF_8).length;
         if (bytes > settings.maxBodyBytes()) {
-            throw new InvalidInputException(label + " to " + settings.server() + ": the request body would be " + bytes
-                    + " bytes, over the " + settings.maxBodyBytes() + " the server accepts (parley.maxBody, the"
-                    + " server's --max-body-bytes); nothing was written");
+            throw new InvalidInputException(label + " to " + settings.server() + ", which did not answer: the request"
+                    + " body would be " + bytes + " bytes, over the " + settings.maxBodyBytes() + " the server accepts"
+                    + " (parley.maxBody, the server's --max-body-bytes), so it cannot fall back and be replayed;"
+                    + " nothing was written");
         }
     }
 
@@ -181,6 +182,7 @@ public final class Node implements AutoCloseable {
 
     private <T> T journaled(@Nullable String scope, String label, Request request, Outage cause,
                             Function<Store, T> onFallback) {
+        requireBodyWithinLimit(label, request);
         return journal.locked(() -> {
             String id = journal.record(scope, label, request);
             try {
