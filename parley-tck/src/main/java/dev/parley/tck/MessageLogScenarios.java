@@ -393,7 +393,8 @@ public final class MessageLogScenarios {
             List<Entry> kept = log.load(s, null);
             equal(OptionalLong.of(kept.get(0).seq()), log.lastSeq(s, ORCHESTRATOR),
                     "orchestrator's last seq after truncateAfter(w1)");
-            equal(OptionalLong.of(kept.get(1).seq()), log.lastSeq(s, WORKER), "worker's last seq after truncateAfter(w1)");
+            equal(OptionalLong.of(kept.get(1).seq()), log.lastSeq(s, WORKER),
+                    "worker's last seq after truncateAfter(w1)");
             fails(NotFoundException.class, "truncating after an entry that does not exist",
                     () -> log.truncateAfter(s, new EntryId("nope")));
             EntryId a3 = id("t");

@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Every operation a backend may implement atomically is forwarded, {@link #appendIfLast} included, so a decorator
  * keeps the delegate's guarantees. The consequence: {@code appendIfLast} does not pass through an overridden
  * {@link #append}; a decorator that must see every write overrides both. Likewise {@link #lastSeq} is forwarded, so
- * that the delegate answers it from its index: a decorator that changes what {@code lastEntry} answers overrides both. The derived operations
- * ({@link #persistMessage}, {@link #flushUnpersisted}…) go through this object's {@code append} and {@code load}.
+ * that the delegate answers it from its index: a decorator that changes what {@code lastEntry} answers overrides
+ * both. The derived operations ({@link #persistMessage}, {@link #flushUnpersisted}…) go through this object's
+ * {@code append} and {@code load}.
  *
  * <p>Thread-safe if the delegate is; adds no state of its own.
  */
