@@ -208,8 +208,11 @@ public final class Browser {
             page = Pages.session(store, frame(frame, "Session " + id.value(), "sessions"), id, after,
                     leaf == null || leaf.isBlank() ? null : new EntryId(leaf));
         } catch (NotFoundException e) {
-            List<SessionId> matches = store.catalog().map(c -> c.findByPrefix(id.value(), 2)).orElse(List.of());
-            if (matches.size() != 1) {
+            // Only an id that is no session is taken as a prefix: a session's own id is a prefix of itself, and an
+            // unknown ?leaf= of it would redirect to itself for ever.
+            List<SessionId> matches = store.catalog().filter(c -> c.find(id).isEmpty())
+                    .map(c -> c.findByPrefix(id.value(), 2)).orElse(List.of());
+            if (matches.size() != 1 || matches.get(0).equals(id)) {
                 throw e;
             }
             String query = ctx.queryString();

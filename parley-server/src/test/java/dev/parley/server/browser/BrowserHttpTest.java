@@ -189,6 +189,9 @@ class BrowserHttpTest {
         assertThat(prefix.statusCode()).isEqualTo(302);
         assertThat(prefix.headers().firstValue("Location")).hasValue("/s/multi-agent-0001?after=2");
         assertThat(get("/s/filler-00", null).statusCode()).isEqualTo(404);
+        // A session's page that is not found for another reason (an unknown leaf) stays 404: found by a break-it
+        // pass, it redirected to itself for ever.
+        assertThat(get("/s/multi-agent-0001?leaf=nope", null).statusCode()).isEqualTo(404);
         HttpResponse<String> bad = get("/?since=yesterday", null);
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("since");
