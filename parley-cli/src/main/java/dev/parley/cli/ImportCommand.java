@@ -4,11 +4,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.ErrorCode;
+import dev.parley.core.UnavailableException;
+import dev.parley.core.store.Store;
 import dev.parley.formats.Format;
 import dev.parley.formats.ImportProblem;
 import dev.parley.formats.ImportResult;
 import dev.parley.formats.Importer;
 import dev.parley.json.Json;
+import dev.parley.remote.RemoteStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,9 +36,12 @@ import picocli.CommandLine.Model.CommandSpec;
  * imported, updated, unchanged and failed, files of a directory skipped as no transcript (when there are any),
  * messages, time. A long import shows progress when standard error is a terminal.
  *
- * <p>On {@code remote:}, a session found unchanged while calls fell back was compared with the fallback store's copy,
- * not the server's: nothing was written or queued for it, so it is reported {@value #UNSENT} and counted as failed, and
- * the command exits 7 (unavailable) unless an input failed too (2).
+ * <p>On {@code remote:}, an import compares each transcript with what the store holds, which the fallback store cannot
+ * tell for the server: while the server does not answer the import does not start (exit 7, nothing written). A session
+ * whose calls fell back because the server stopped answering during the import was compared with the fallback store's
+ * copy: found unchanged there it is reported {@value #UNSENT} (this import sent nothing for it) and counted as
+ * failed; imported or updated there, its writes are queued for replay with a warning that the server may refuse them.
+ * Either way the command exits 7 (unavailable) unless an input failed too (2).
  */
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Import transcripts: files, or directories searched recursively.",
         "Formats: claude-code, pi, codex, gemini, aider, openai-chat, openai-responses, anthropic-messages, parley (detected from content).",
@@ -66,7 +72,14 @@ final class ImportCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Format forced = format == null ? null : Format.of(format);
         long started = System.nanoTime();
-        Importer importer = new Importer(root.store(), IdGenerator.uuidV7());
+        Store store = root.store();
+        if (store instanceof RemoteStore remote && !remote.status().reachable()) {
+            throw new UnavailableException("cannot import through " + root.storeLabel() + ": the server does not"
+                    + " answer, and an import compares each transcript with what the server holds, which the fallback"
+                    + " store cannot tell; nothing was written; retry when it is back (parley" + root.storeOption()
+                    + " remote status)", null);
+        }
+        Importer importer = new Importer(store, IdGenerator.uuidV7());
         boolean progress = !json && stderrIsTerminal();
         Progress bar = new Progress(progress);
         int[] fatal = {0};
@@ -75,7 +88,8 @@ final class ImportCommand implements Callable<Integer> {
         Map<ImportResult.Status, Integer> statuses = new EnumMap<>(ImportResult.Status.class);
         long[] messages = {0};
         int[] unsent = {0};
-        long fellBack = root.fallbacks();
+        int[] comparedWithFallback = {0};
+        long[] fallbacksSoFar = {root.fallbacks()};
         int rejected = importer.importPaths(paths, forced, new Importer.Listener() {
             @Override
             public void filesFound(int total) {
@@ -104,25 +118,34 @@ final class ImportCommand implements Callable<Integer> {
             public void session(ImportResult r) {
                 seen[0]++;
                 messages[0] += r.messages();
-                // Unchanged compared with what? When a call fell back, with the fallback store's copy: it may hold
-                // the transcript (it is the local default store unless parley.fallback names another) while the
-                // server does not, and nothing was sent.
-                boolean notSent = r.status() == ImportResult.Status.UNCHANGED && root.fallbacks() > fellBack;
+                // Sessions are stored one after another, each reported when done: a call that fell back since the
+                // last report was this session's. Then it was compared with the fallback store's copy (the local
+                // default store unless parley.fallback names another), not the server's.
+                long fallbacks = root.fallbacks();
+                boolean fellBack = fallbacks > fallbacksSoFar[0];
+                fallbacksSoFar[0] = fallbacks;
+                boolean notSent = fellBack && r.status() == ImportResult.Status.UNCHANGED;
                 String status = notSent ? UNSENT : r.status().label();
                 if (notSent) {
                     unsent[0]++;
                 } else {
                     statuses.merge(r.status(), 1, Integer::sum);
                 }
+                if (fellBack) {
+                    comparedWithFallback[0]++;
+                }
                 bar.pause(() -> {
                     out.println(json ? Json.write(toJson(r, status)) : toText(r, status));
                     out.flush();
-                    if (notSent) {
-                        String message = "session " + r.session() + " was not sent to " + root.storeLabel()
-                                + ": the server did not answer, and the fallback store already holds this transcript,"
-                                + " so nothing was written or queued for it; import it again when the server is back"
-                                + " (parley" + root.storeOption() + " remote status)";
-                        err.println(json ? Json.write(sessionProblem(r, message)) : "error: " + message);
+                    if (fellBack) {
+                        String message = "session " + r.session() + " was compared with the fallback store's copy,"
+                                + " not " + root.storeLabel() + "'s, which stopped answering: " + (notSent
+                                ? "the fallback store already holds this transcript, so this import sent nothing for"
+                                + " it; import it again when the server is back"
+                                : "its writes are queued and replayed when the server is back, which refuses them if"
+                                + " it holds another version (parley" + root.storeOption() + " remote sync says so)");
+                        err.println(json ? Json.write(sessionProblem(r, message, notSent))
+                                : (notSent ? "error: " : "warning: ") + message);
                         err.flush();
                     }
                 });
@@ -170,7 +193,7 @@ final class ImportCommand implements Callable<Integer> {
         if (failedInputs > 0) {
             return ErrorCode.INVALID_INPUT.exitCode();
         }
-        return unsent[0] > 0 ? ErrorCode.UNAVAILABLE.exitCode() : 0;
+        return comparedWithFallback[0] > 0 ? ErrorCode.UNAVAILABLE.exitCode() : 0;
     }
 
     /**
@@ -253,9 +276,9 @@ final class ImportCommand implements Callable<Integer> {
     }
 
     /** A session's problem with {@code --json}: what {@link #toJson(ImportProblem)} gives for a file's. */
-    private static ObjectNode sessionProblem(ImportResult r, String message) {
+    private static ObjectNode sessionProblem(ImportResult r, String message, boolean error) {
         ObjectNode o = Json.object();
-        o.put("problem", "error");
+        o.put("problem", error ? "error" : "warning");
         o.put("session", r.session().value());
         o.put("message", message);
         return o;

@@ -271,41 +271,86 @@ class RemoteCommandsTest {
     /**
      * Found by a newcomer's trial: with the server down, an import compared the transcript with the fallback store's
      * copy (the local default store, which held it), reported it "unchanged", exited 0, and sent nothing, then or at
-     * any replay. It is "unsent" now, and the command exits 7; a transcript the fallback store lacks is still written
-     * there and replayed.
+     * any replay; a grown transcript was "updated" with writes the server then refused at replay. An import through
+     * remote: does not start while the server does not answer: exit 7, nothing written or queued.
      */
     @Test
-    void import_whileTheServerIsDown_ofATranscriptTheFallbackHolds_isUnsentNotUnchanged() throws Exception {
+    void import_whileTheServerIsDown_isRefusedUpFront_notComparedWithTheFallback() throws Exception {
         Path file = dir.resolve("chat.json");
         java.nio.file.Files.writeString(file, "[{\"role\":\"user\",\"content\":\"hi\"}]");
         Run local = parley("--store", "sqlite:" + dir.resolve("fallback.db"), "import", file.toString());
         assertThat(local.exit()).as(local.out() + local.err()).isZero();
-        String session = local.out().strip().split("\\s+")[1];
+        Path other = dir.resolve("other.json");
+        java.nio.file.Files.writeString(other, "[{\"role\":\"user\",\"content\":\"new here\"}]");
         String uri = remote("&parley.timeout=1000");
+        String fallbackBefore = parley("--store", "sqlite:" + dir.resolve("fallback.db"), "sessions").out();
         server.close();
 
-        Run run = parley("--store", uri, "import", file.toString());
-        Run json = parley("--store", uri, "import", "--json", file.toString());
+        Run run = parley("--store", uri, "import", file.toString(), other.toString());
 
         assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(7);
-        assertThat(run.out()).startsWith("unsent").contains(session).doesNotContain("unchanged");
-        assertThat(run.err()).contains("error: session " + session + " was not sent").contains("remote status")
-                .contains("0 unchanged, 1 failed");
-        assertThat(json.exit()).isEqualTo(7);
-        assertThat(json.out()).contains("\"status\":\"unsent\"");
-        assertThat(json.err()).contains("\"problem\":\"error\"").contains("\"session\":\"" + session + "\"");
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).contains("cannot import through").contains("does not answer")
+                .contains("nothing was written").contains("remote status");
         assertThat(parley("--store", uri, "remote", "status").out()).contains("pending    0");
+        assertThat(parley("--store", "sqlite:" + dir.resolve("fallback.db"), "sessions").out())
+                .isEqualTo(fallbackBefore);
+    }
+
+    /**
+     * A server that answers its health check but not the log's calls (a proxy in front of a server that went down,
+     * and as well a server that stops answering during an import): a session found unchanged in the fallback store is
+     * "unsent", counted as failed; one imported there is queued with a warning; the command exits 7.
+     */
+    @Test
+    void import_whoseCallsFallBackAfterTheHealthCheck_reportsEachSessionComparedWithTheFallback() throws Exception {
+        Path held = dir.resolve("held.json");
+        java.nio.file.Files.writeString(held, "[{\"role\":\"user\",\"content\":\"hi\"}]");
+        Run local = parley("--store", "sqlite:" + dir.resolve("fallback.db"), "import", held.toString());
+        String heldSession = local.out().strip().split("\\s+")[1];
+        Path fresh = dir.resolve("fresh.json");
+        java.nio.file.Files.writeString(fresh, "[{\"role\":\"user\",\"content\":\"new here\"}]");
+        com.sun.net.httpserver.HttpServer proxy = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        proxy.createContext("/", exchange -> {
+            boolean health = exchange.getRequestURI().getPath().equals("/v1/health");
+            byte[] body = (health ? "{\"status\":\"ok\"}" : "{\"detail\":\"the upstream server is down\"}")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(health ? 200 : 502, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        proxy.start();
+        try {
+            String uri = "remote:http://127.0.0.1:" + proxy.getAddress().getPort() + "?parley.timeout=1000"
+                    + "&parley.fallback=" + URLEncoder.encode("sqlite:" + dir.resolve("fallback.db"),
+                    StandardCharsets.UTF_8)
+                    + "&parley.journal=" + URLEncoder.encode(dir.resolve("journal.jsonl").toString(),
+                    StandardCharsets.UTF_8);
+
+            Run run = parley("--store", uri, "import", held.toString(), fresh.toString());
+
+            assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(7);
+            assertThat(run.out().lines().filter(l -> l.contains(heldSession)).toList()).singleElement().asString()
+                    .startsWith("unsent");
+            assertThat(run.out().lines().filter(l -> !l.contains(heldSession)).toList()).singleElement().asString()
+                    .startsWith("imported");
+            assertThat(run.err()).contains("error: session " + heldSession + " was compared with the fallback store's")
+                    .contains("sent nothing for it").contains("warning: session ").contains("queued")
+                    .contains("1 session imported, 0 updated, 0 unchanged, 1 failed");
+        } finally {
+            proxy.stop(0);
+        }
     }
 
     /** A command whose calls fell back ends with one line that says so, where they went and how to follow up. */
     @Test
-    void import_whileTheServerIsDown_endsSayingItFellBack() throws Exception {
-        Path file = dir.resolve("chat.json");
-        java.nio.file.Files.writeString(file, "[{\"role\":\"user\",\"content\":\"hi\"}]");
+    void chat_whileTheServerIsDown_endsSayingItFellBack() throws Exception {
         String uri = remote("&parley.timeout=1000");
         server.close();
 
-        Run run = parley("--store", uri, "import", file.toString());
+        Run run = parley("--store", uri, "chat", "--provider", "scripted", "--prompt", "hi");
 
         assertThat(run.exit()).as(run.out() + run.err()).isZero();
         assertThat(run.err().lines().filter(l -> l.contains("of this command fell back")).toList()).singleElement()
