@@ -494,6 +494,9 @@ public final class Importer {
             for (ParsedAgent agent : ps.agents()) {
                 rejected += append(session, agent, agent.entries(), listener);
             }
+            if (rejected > 0) {
+                return forget(session, rejected);
+            }
         } else {
             session = target.id();
             boolean changed = false;
@@ -539,6 +542,9 @@ public final class Importer {
             int rejected = 0;
             for (ParsedAgent agent : ps.agents()) {
                 rejected += append(session, agent, agent.entries(), listener);
+            }
+            if (rejected > 0) {
+                return forget(session, rejected);
             }
             report(ps, session, ImportResult.Status.IMPORTED, listener);
             return rejected;
@@ -659,6 +665,18 @@ public final class Importer {
             total = total.plus(u);
         }
         return total;
+    }
+
+    /**
+     * Deletes a session this import created when an append to it was refused (each refusal already reported): a
+     * source is stored whole or not at all, as {@link #storeExport} does, instead of leaving an empty or partial
+     * session reported as imported.
+     *
+     * @return {@code rejected}
+     */
+    private int forget(SessionId session, int rejected) {
+        catalog.delete(session);
+        return rejected;
     }
 
     private int append(SessionId session, ParsedAgent agent, List<NewEntry> entries, Listener listener) {

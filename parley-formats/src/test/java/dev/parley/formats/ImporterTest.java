@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
+import dev.parley.core.log.AppendResult;
+import dev.parley.core.log.ForwardingMessageLog;
+import dev.parley.core.log.MessageLog;
+import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
 import dev.parley.core.store.MemoryStore;
 import dev.parley.core.store.Store;
 import dev.parley.json.Json;
@@ -50,6 +57,50 @@ class ImporterTest {
 
     String export(SessionId s, Format f, AgentId agent) {
         return new Exporter(log).export(s, f, agent);
+    }
+
+    /** A store whose log refuses every append, as a server refuses a body over its limit. */
+    static Store refusingAppends(Store store) {
+        MessageLog refusing = new ForwardingMessageLog(store.log()) {
+            @Override
+            public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
+                throw new InvalidInputException("refused by the test's store");
+            }
+        };
+        return new Store() {
+            public String uri() { return store.uri(); }
+            public String scope() { return store.scope(); }
+            public java.util.Set<dev.parley.core.store.Capability> capabilities() { return store.capabilities(); }
+            public MessageLog log() { return refusing; }
+            public java.util.Optional<SessionCatalog> catalog() { return store.catalog(); }
+            public java.util.Optional<dev.parley.core.repository.ChatSessionRepository> sessions() {
+                return store.sessions();
+            }
+            public java.util.Optional<dev.parley.core.repository.ChatArchiveRepository> archives() {
+                return store.archives();
+            }
+            public Store withScope(String scope) { throw new UnsupportedOperationException(); }
+            public void deleteScope() { throw new UnsupportedOperationException(); }
+            public void close() {}
+        };
+    }
+
+    /**
+     * Found by a break-it pass: a source whose appends the store refused left the session the import had created,
+     * empty, reported as "imported" with the source's entry count beside the failure. It is stored whole or not at
+     * all, as a Parley export already was: no session is left and none is reported.
+     */
+    @Test
+    void appendsRefusedByTheStore_leaveNoSession_andReportNone() throws Exception {
+        Path claude = write("claude.jsonl", U1, A1);
+        Path chat = write("chat.json", "[{\"role\":\"user\",\"content\":\"hi\"}]");
+        Recorder r = new Recorder();
+        new Importer(refusingAppends(log), IdGenerator.uuidV7()).importPaths(List.of(claude, chat), null, r);
+
+        assertThat(r.sessions).isEmpty();
+        assertThat(r.fatal()).hasSize(2).allSatisfy(p -> assertThat(p.message()).contains("not stored")
+                .contains("refused by the test's store"));
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
     }
 
     @Test
