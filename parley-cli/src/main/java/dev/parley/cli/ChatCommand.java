@@ -12,6 +12,7 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.AgentSession;
+import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Message;
@@ -22,6 +23,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +45,9 @@ import picocli.CommandLine.Spec;
  * prefix) must name an existing session, unless {@code --new} asks to create one of that id. A session that cannot be
  * found is an error (exit 3), never silently a new session: a mistyped id must not start an empty conversation. A
  * store without a catalog ({@code null:}) keeps no sessions: a chat on it runs and stores nothing.
+ *
+ * <p>A session the chat starts is titled by its first prompt ({@link #titleOf}), so that the catalog and the browser
+ * name it; a resumed session keeps its title, or its lack of one.
  */
 @Command(name = "chat", mixinStandardHelpOptions = true, description = {"Chat with a model; every message is persisted as it happens.",
         "Without SESSION a new session is started; --continue resumes the most recent one; a SESSION that does not "
@@ -81,6 +86,9 @@ final class ChatCommand implements Callable<Integer> {
 
     @Option(names = "--send-pending", description = "Send the dangling prompt of a resumed session as it is.")
     boolean sendPending;
+
+    /** Whether the session's title has been seen to: it is given at most once, before the first prompt. */
+    private boolean titled;
 
     @Override
     public Integer call() throws IOException {
@@ -159,7 +167,7 @@ final class ChatCommand implements Callable<Integer> {
             err.flush();
         }
         if (prompt != null) {
-            chat.submitUserMessage(prompt);
+            submit(store, id, chat, prompt);
             step(chat, receiver);
             return 0;
         }
@@ -171,7 +179,7 @@ final class ChatCommand implements Callable<Integer> {
                         + (fresh ? " and session " + id + " was not created" : "")
                         + " (pipe a prompt in, or give --prompt TEXT)");
             }
-            chat.submitUserMessage(piped.strip());
+            submit(store, id, chat, piped.strip());
             step(chat, receiver);
             return 0;
         }
@@ -184,9 +192,44 @@ final class ChatCommand implements Callable<Integer> {
             if (line.isBlank()) {
                 continue;
             }
-            chat.submitUserMessage(line);
+            submit(store, id, chat, line);
             step(chat, receiver);
         }
+    }
+
+    /**
+     * Submits a new prompt. The first one of a session that does not exist yet creates the session first, titled by
+     * the prompt; a session created meanwhile by another writer keeps its own title.
+     */
+    private void submit(Store store, SessionId id, Agent chat, String text) {
+        if (!titled) {
+            titled = true;
+            Optional<SessionCatalog> catalog = store.catalog();
+            if (catalog.isPresent() && catalog.get().find(id).isEmpty()) {
+                try {
+                    catalog.get().create(new NewSession(id, titleOf(text), null, Map.of()));
+                } catch (AlreadyExistsException e) {
+                    // created between the two calls: its first writer named it
+                }
+            }
+        }
+        chat.submitUserMessage(text);
+    }
+
+    /** The most characters of a title taken from a prompt. */
+    static final int TITLE_LENGTH = 80;
+
+    /**
+     * A session's title taken from its first prompt: the prompt's first line that is not blank, its runs of white
+     * space made single spaces, cut to {@value #TITLE_LENGTH} characters (code points) with an ellipsis.
+     */
+    static String titleOf(String prompt) {
+        String line = prompt.strip().lines().filter(l -> !l.isBlank()).findFirst().orElse("").strip()
+                .replaceAll("\\s+", " ");
+        if (line.codePointCount(0, line.length()) <= TITLE_LENGTH) {
+            return line;
+        }
+        return line.substring(0, line.offsetByCodePoints(0, TITLE_LENGTH - 1)).stripTrailing() + "…";
     }
 
     private void step(Agent chat, ConsoleReceiver receiver) {

@@ -5,6 +5,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
+import dev.parley.core.log.NewSession;
 import dev.parley.core.store.Capability;
 import dev.parley.core.conversation.ConversationBuilder;
 import dev.parley.core.conversation.ConversationOptions;
@@ -49,6 +50,9 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** The title of the session a demo writes. */
+    static final String TITLE = "Parley demo: an orchestrator and two workers";
+
     @Option(names = "--full", description = "Print tool results and thinking in full.")
     boolean full;
 
@@ -63,7 +67,8 @@ final class DemoCommand implements Callable<Integer> {
                     + " not " + root.storeLabel());
         }
         String again = "parley" + root.storeOption();
-        out.println("Parley demo: an orchestrator and two workers in one session");
+        root.store().catalog().orElseThrow().create(new NewSession(session, TITLE, null, Map.of()));
+        out.println(TITLE + " in one session");
         out.println("  store   " + root.storeLabel());
         out.println("  session " + session);
         out.println();

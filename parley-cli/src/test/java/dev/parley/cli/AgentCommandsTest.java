@@ -70,6 +70,31 @@ class AgentCommandsTest {
     }
 
     /**
+     * Found by a newcomer's trial: sessions that chat started had no title, so the catalog and the browser listed them
+     * as blank rows. The first prompt names a new session; a resumed one keeps its title.
+     */
+    @Test
+    void aSessionChatStarts_isTitledByItsFirstPrompt_andKeepsItWhenResumed() {
+        String store = "sqlite:" + dir.resolve("chat.db");
+        String session = "0199d0d0-0000-7000-8000-000000000011";
+        String prompt = "\n  Plan   the release\tof version 2.\nThen write the notes.";
+        assertThat(parley("--store", store, "chat", "--new", session, "--prompt", prompt).exit()).isZero();
+        assertThat(parley("--store", store, "chat", session, "--prompt", "and another thing").exit()).isZero();
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.catalog().orElseThrow().find(new SessionId(session)).orElseThrow().title())
+                    .isEqualTo("Plan the release of version 2.");
+        }
+    }
+
+    @Test
+    void aTitleTakenFromALongPrompt_isCutAtEightyCharacters_withAnEllipsis() {
+        String longLine = "é".repeat(100);
+        assertThat(ChatCommand.titleOf(longLine)).isEqualTo("é".repeat(79) + "…");
+        assertThat(ChatCommand.titleOf("a".repeat(80))).isEqualTo("a".repeat(80));
+        assertThat(ChatCommand.titleOf("😀".repeat(81))).isEqualTo("😀".repeat(79) + "…");
+    }
+
+    /**
      * Found by a newcomer's trial: {@code echo "" | parley chat} announced a session and exited 0, and the session did
      * not exist; {@code --prompt ""} stored an empty user message.
      */
@@ -236,6 +261,10 @@ class AgentCommandsTest {
         assertThat(tree.exit()).as(tree.err()).isZero();
         assertThat(tree.out()).contains("(agent orchestrator)").contains("(agent worker-1)").contains("(agent worker-2)");
         assertThat(demo.out()).contains("See it again: parley --store sqlite:" + dir.resolve("demo.db") + " show");
+        try (Store opened = Stores.open("sqlite:" + dir.resolve("demo.db"))) {
+            assertThat(opened.catalog().orElseThrow().find(new SessionId(session)).orElseThrow().title())
+                    .isEqualTo(DemoCommand.TITLE);
+        }
     }
 
     @Test
