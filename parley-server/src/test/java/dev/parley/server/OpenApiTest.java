@@ -112,9 +112,12 @@ class OpenApiTest {
         written.put("NewSession", dev.parley.json.wire.Wire.encodeNewSession(new dev.parley.core.log.NewSession(
                 new dev.parley.core.SessionId("s2"), "t", "o", java.util.Map.of())));
         written.put("Usage", dev.parley.json.wire.Wire.encodeUsage(dev.parley.core.model.Usage.of(5, 2)));
+        written.put("LastSeq", dev.parley.json.wire.Wire.encodeLastSeq(java.util.OptionalLong.of(3)));
         for (var e : written.entrySet()) {
             assertThat(schema.apply(e.getKey()).validate(e.getValue())).as(e.getKey() + ": " + e.getValue()).isEmpty();
         }
+        assertThat(schema.apply("LastSeq").validate(dev.parley.json.wire.Wire.encodeLastSeq(
+                java.util.OptionalLong.empty()))).isEmpty();
         com.fasterxml.jackson.databind.node.ObjectNode stray = written.get("SessionInfo").deepCopy();
         stray.put("colour", "red");
         assertThat(schema.apply("SessionInfo").validate(stray)).isNotEmpty();

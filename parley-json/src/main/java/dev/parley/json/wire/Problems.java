@@ -48,6 +48,9 @@ public final class Problems {
     /** The prefix of every problem type URI; the rest is the error code in lower case. */
     public static final String TYPE_PREFIX = "https://parley.dev/problems/";
 
+    /** The code of a 404 for a path the server does not route (not a missing resource: see {@code NOT_FOUND}). */
+    public static final String NO_SUCH_ROUTE = "NO_SUCH_ROUTE";
+
     private Problems() {}
 
     /** The problem document of a Parley error. */

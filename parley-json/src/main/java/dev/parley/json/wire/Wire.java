@@ -32,6 +32,7 @@ import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -207,6 +208,30 @@ public final class Wire {
     /** @throws InvalidInputException if malformed */
     public static Entry decodeEntry(JsonNode node) {
         return strict(() -> EntryCodec.decode(node, "entry"));
+    }
+
+    /**
+     * The seq of an agent's most recent entry ({@code MessageLog.lastSeq}): {@code {"seq": 42}}, or
+     * {@code {"seq": null}} when the agent has no entry in the session.
+     */
+    public static ObjectNode encodeLastSeq(OptionalLong seq) {
+        ObjectNode o = Json.object();
+        if (seq.isPresent()) {
+            o.put("seq", seq.getAsLong());
+        } else {
+            o.putNull("seq");
+        }
+        return o;
+    }
+
+    /** @throws InvalidInputException if malformed: not an object whose {@code seq} is a positive integer or null */
+    public static OptionalLong decodeLastSeq(JsonNode node) {
+        JsonNode seq = node.isObject() ? node.get("seq") : null;
+        if (seq == null || !(seq.isNull() || seq.canConvertToExactIntegral() && seq.canConvertToLong()
+                && seq.asLong() > 0)) {
+            throw new InvalidInputException("the last seq must be {\"seq\": a positive integer or null}, not " + node);
+        }
+        return seq.isNull() ? OptionalLong.empty() : OptionalLong.of(seq.asLong());
     }
 
     /** Usage in the canonical JSON. */

@@ -33,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -139,6 +140,21 @@ public final class Remote {
                 return optional(() -> read("lastEntry", Request.get(agent(session, agent) + "/last"),
                         Wire::decodeEntry, f -> f.log().lastEntry(session, agent).orElseThrow(() ->
                                 new NotFoundException("no entry"))));
+            }
+
+            /**
+             * Asks for the seq alone ({@code GET …/last-seq}), so that a check for news does not download the entry;
+             * a server of an earlier Parley, which has no such route (404), is asked for the entry instead.
+             */
+            @Override
+            public OptionalLong lastSeq(SessionId session, AgentId agent) {
+                try {
+                    return read("lastSeq", Request.get(agent(session, agent) + "/last-seq"), Wire::decodeLastSeq,
+                            f -> f.log().lastSeq(session, agent));
+                } catch (NoSuchRoute earlierServer) {
+                    return lastEntry(session, agent).map(last -> OptionalLong.of(last.seq()))
+                            .orElse(OptionalLong.empty());
+                }
             }
 
             @Override

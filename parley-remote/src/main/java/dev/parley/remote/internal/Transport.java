@@ -140,6 +140,10 @@ public final class Transport {
                         + " without a problem document: is " + settings.server() + " a Parley server (parley serve)?",
                         null);
             }
+            if (status == 404 && Problems.NO_SUCH_ROUTE.equals(json.path("code").asText())) {
+                throw new NoSuchRoute(request + " is not routed by " + settings.server() + " (a server of an earlier"
+                        + " Parley?): " + json.path("detail").asText(""));
+            }
             throw new InvalidInputException(request + " was refused with HTTP " + status + ": "
                     + json.path("detail").asText(""));
         }

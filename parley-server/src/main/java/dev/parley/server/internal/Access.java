@@ -226,7 +226,7 @@ public final class Access {
             case 400 -> "BAD_REQUEST";
             case 401 -> "UNAUTHORIZED";
             case 403 -> "FORBIDDEN";
-            case 404 -> "NO_SUCH_ROUTE";
+            case 404 -> Problems.NO_SUCH_ROUTE;
             case 405 -> "METHOD_NOT_ALLOWED";
             case 406 -> "NOT_ACCEPTABLE";
             case 413 -> "PAYLOAD_TOO_LARGE";

@@ -223,6 +223,11 @@ public final class Api {
                 new NotFoundException("agent " + agent(ctx) + " has no entry in session " + session(ctx)))));
     }
 
+    /** The seq alone, so that a client checking for news does not download the entry (it may be large). */
+    void lastSeq(Context ctx) {
+        json(ctx, Wire.encodeLastSeq(store(ctx).log().lastSeq(session(ctx), agent(ctx))));
+    }
+
     void truncate(Context ctx) {
         SessionId session = session(ctx);
         store(ctx).log().truncateAfter(session, new EntryId(Wire.text(body(ctx), "after")));

@@ -43,6 +43,7 @@ public final class Routes {
         r.post("/v1/log/sessions/{session}/truncate", api::truncate);
         r.post("/v1/log/sessions/{session}/agents/{agent}/entries", api::append);
         r.get("/v1/log/sessions/{session}/agents/{agent}/last", api::lastEntry);
+        r.get("/v1/log/sessions/{session}/agents/{agent}/last-seq", api::lastSeq);
         r.get("/v1/log/sessions/{session}/agents/{agent}/usage", api::usage);
         r.before("/v1/log/sessions/{session}/events", EventStream::check);
         r.sse("/v1/log/sessions/{session}/events", new EventStream(api, pollMillis)::stream);
