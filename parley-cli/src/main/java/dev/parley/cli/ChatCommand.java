@@ -183,13 +183,17 @@ final class ChatCommand implements Callable<Integer> {
             step(chat, receiver);
             return 0;
         }
-        out.println("session " + id + " · " + Terminal.line(provider + "/" + modelId) + " · /exit to leave");
+        out.println("session " + id + " · " + Terminal.line(provider + "/" + modelId) + " · /exit to leave, /help");
         while (true) {
             String line = readLine(out, "you> ");
             if (line == null || line.strip().equals("/exit") || line.strip().equals("/quit")) {
                 return 0;
             }
             if (line.isBlank()) {
+                continue;
+            }
+            if (line.strip().equals("/help")) {
+                out.println("/exit or /quit (or end of input) leaves; every other line is sent to the model");
                 continue;
             }
             submit(store, id, chat, line);

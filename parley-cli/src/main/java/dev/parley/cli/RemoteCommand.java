@@ -54,7 +54,7 @@ final class RemoteCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             out.println("server     " + s.server() + (s.reachable() ? " (answers)" : " (does not answer)"));
             out.println("timeout    " + s.timeout().toMillis() + " ms");
-            out.println("breaker    " + s.breaker());
+            out.println("breaker    " + s.breaker() + " (this process's: it opens after calls fail)");
             out.println("pending    " + s.pending() + " writes that fell back, to replay");
             out.println("conflicts  " + s.conflicts() + " writes the server refused at replay");
             out.println("journal    " + s.journal());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.ConversationBuilder;
 import dev.parley.core.conversation.ConversationItem;
@@ -30,8 +31,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code parley show SESSION}: the active conversation, readable or as JSON. */
 @Command(name = "show", mixinStandardHelpOptions = true, description = {"Show a session's active conversation.",
-        "The conversation is the path from the root (or the latest compaction) to the active leaf; a trailing prompt",
-        "that never got a reply is shown apart, as the dangling user prompt."})
+        "The conversation is the path from the root (or the latest compaction) to the active leaf; a trailing prompt "
+                + "that never got a reply is shown apart, as the dangling user prompt."})
 final class ShowCommand implements Callable<Integer> {
     @ParentCommand
     ParleyCommand root;
@@ -70,7 +71,13 @@ final class ShowCommand implements Callable<Integer> {
             }
             return 0;
         }
-        AgentId a = Exporter.resolve(agent == null ? null : new AgentId(agent), ConversationBuilder.agents(entries), id);
+        AgentId asked = agent == null ? null : new AgentId(agent);
+        AgentId a;
+        try {
+            a = Exporter.resolve(asked, ConversationBuilder.agents(entries), id);
+        } catch (InvalidInputException e) { // several agents, none named: --all shows them all
+            throw new InvalidInputException(e.getMessage() + ", or show every agent's messages with --all", e);
+        }
         ConversationOptions options = ConversationOptions.AS_WRITTEN.withLeaf(leaf == null ? null : new EntryId(leaf));
         LoadedConversation c = ConversationBuilder.build(id, entries, a, options);
         PrintWriter out = spec.commandLine().getOut();

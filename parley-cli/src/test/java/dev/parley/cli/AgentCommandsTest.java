@@ -260,6 +260,10 @@ class AgentCommandsTest {
         Run tree = parley("--store", "sqlite:" + dir.resolve("demo.db"), "tree", session);
         assertThat(tree.exit()).as(tree.err()).isZero();
         assertThat(tree.out()).contains("(agent orchestrator)").contains("(agent worker-1)").contains("(agent worker-2)");
+        // Its agents have no main one: show names them and the way to see them all (a newcomer's first try after demo).
+        Run show = parley("--store", "sqlite:" + dir.resolve("demo.db"), "show", session);
+        assertThat(show.exit()).isEqualTo(2);
+        assertThat(show.err()).contains("[orchestrator, worker-1, worker-2]").contains("--agent").contains("--all");
         assertThat(demo.out()).contains("See it again: parley --store sqlite:" + dir.resolve("demo.db") + " show");
         try (Store opened = Stores.open("sqlite:" + dir.resolve("demo.db"))) {
             assertThat(opened.catalog().orElseThrow().find(new SessionId(session)).orElseThrow().title())
