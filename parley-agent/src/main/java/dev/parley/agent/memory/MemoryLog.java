@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,10 +63,13 @@ import org.jspecify.annotations.Nullable;
  *       restart.</li>
  *   <li><b>Concurrency</b>: every entry of a memory has a deterministic id ({@code mem-} and its ordinal), so two
  *       writers of one memory — threads or processes — cannot both write the next entry: the loser's append is
- *       refused whole ({@link EntryConflictException}), and it reloads and merges. The merge is three-way: what the
- *       caller removed is measured against the view its own thread last read through {@link #get}, so messages
- *       another writer added meanwhile are kept (placed before the caller's new ones) and never lost or doubled.
- *       Within a process, calls on one memory are serialized by a lock.</li>
+ *       refused whole ({@link EntryConflictException}), and it reloads and merges. Each message also names the
+ *       {@code MemoryLog} that wrote it (a random id in its metadata, {@value #WRITER_KEY}, which the frameworks do
+ *       not see), so that two writers adding equal messages at the same moment still differ, and the store does not
+ *       take the second for a retry of the first. The merge is three-way: what the caller removed is measured against
+ *       the view its own thread last read through {@link #get}, so messages another writer added meanwhile are kept
+ *       (placed before the caller's new ones, never taken for the caller's own, however equal) and never lost or
+ *       doubled. Within a process, calls on one memory are serialized by a lock.</li>
  *   <li>{@link #delete} deletes the session and its whole history (the frameworks' {@code clear()}).</li>
  * </ul>
  *
@@ -83,6 +87,8 @@ public final class MemoryLog<M> {
     public static final String VIEW_TYPE = "parley.memory.view";
 
     private static final String ID_PREFIX = "mem-";
+    /** The key, in a stored message's metadata, of the id of the {@code MemoryLog} that wrote it. */
+    public static final String WRITER_KEY = "parley.memory.writer";
     private static final int MAX_ATTEMPTS = 16;
     private static final int MAX_PENDING_READS = 64;
 
@@ -90,6 +96,8 @@ public final class MemoryLog<M> {
     private final @Nullable SessionCatalog catalog;
     private final MessageCodec<M> codec;
     private final Clock clock;
+    /** This writer's id ({@link #WRITER_KEY}): the same for its retries, another for any other writer. */
+    private final RawJson writer = RawJson.of("\"" + UUID.randomUUID() + "\"");
     private final Map<SessionId, State<M>> states = new ConcurrentHashMap<>();
     private final ThreadLocal<Map<SessionId, View<M>>> reads = ThreadLocal.withInitial(HashMap::new);
 
@@ -386,7 +394,7 @@ public final class MemoryLog<M> {
         for (Object o : merged) {
             if (o instanceof Fresh<?> f) {
                 @SuppressWarnings("unchecked") M m = (M) f.message();
-                Message encoded = codec.encode(m);
+                Message encoded = codec.encode(m).toBuilder().putMetadata(WRITER_KEY, writer).build();
                 EntryId id = entryId(ordinal++);
                 batch.add(NewEntry.of(id, parent, now, encoded));
                 slots.add(new Slot<>(id, chainLength++, m));
@@ -558,7 +566,11 @@ public final class MemoryLog<M> {
         return out.build().toArray();
     }
 
-    /** Finds the slot of each message of a new list: identity first, in order; then equality. */
+    /**
+     * Finds the slot of each message of a new list: identity first, in order; then equality, among the slots the
+     * caller could have seen — those of the view it read ({@code base}). A slot another writer added since is never
+     * taken for an equal message of the caller's: that message is the caller's own, and new.
+     */
     private static final class Matcher<M> {
         private final List<Slot<M>> current;
         private final View<M> base;
@@ -597,8 +609,17 @@ public final class MemoryLog<M> {
             }
             if (byValue == null) {
                 byValue = new LinkedHashMap<>();
+                Set<EntryId> seen = null;
+                if (base.slots != current) {
+                    seen = new HashSet<>();
+                    for (Slot<M> b : base.slots) {
+                        seen.add(b.id);
+                    }
+                }
                 for (Slot<M> c : current) {
-                    byValue.computeIfAbsent(c.message, k -> new ArrayDeque<>()).add(c);
+                    if (seen == null || seen.contains(c.id)) {
+                        byValue.computeIfAbsent(c.message, k -> new ArrayDeque<>()).add(c);
+                    }
                 }
             }
             ArrayDeque<Slot<M>> candidates = byValue.get(m);

@@ -173,6 +173,30 @@ class MemoryLogTest {
         }
     }
 
+    /**
+     * Found by a break-it pass: two writers that added an equal message ("yes") at the same moment kept one of them.
+     * Their entries had the same id, content and time, so the store took the second for a retry of the first
+     * (written 0, no conflict); and once told apart, the merge took the other writer's "yes" for the caller's own.
+     */
+    @Test
+    void set_twoWritersAddingEqualMessagesAtTheSameMoment_keepBoth() {
+        Clock frozen = Clock.fixed(java.time.Instant.parse("2026-01-01T00:00:00Z"), java.time.ZoneOffset.UTC);
+        try (Store one = open(); Store two = open()) {
+            MemoryLog<String> first = new MemoryLog<>(one, STRINGS, frozen);
+            MemoryLog<String> second = new MemoryLog<>(two, STRINGS, frozen);
+            first.set("m", List.of("Deploy?"));
+            List<String> seenByFirst = first.get("m");
+            List<String> seenBySecond = second.get("m");
+
+            first.set("m", with(seenByFirst, new String("yes")));
+            second.set("m", with(seenBySecond, new String("yes")));
+
+            assertThat(new MemoryLog<>(one, STRINGS, frozen).get("m")).containsExactly("Deploy?", "yes", "yes");
+            assertThat(second.get("m")).containsExactly("Deploy?", "yes", "yes");
+            assertThat(entries(one, "m").stream().filter(e -> e.message() != null)).hasSize(3);
+        }
+    }
+
     @Test
     void set_racingWritersInSeveralStores_loseAndDuplicateNothing() throws Exception {
         int writers = 4;
