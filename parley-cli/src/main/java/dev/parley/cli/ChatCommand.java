@@ -174,9 +174,8 @@ final class ChatCommand implements Callable<Integer> {
         if (!terminal) {
             String piped = readAll();
             if (piped.isBlank()) {
-                boolean fresh = !continueLatest && (session == null || createNew);
                 throw new InvalidInputException("no prompt: standard input was empty, so nothing was sent"
-                        + (fresh ? " and session " + id + " was not created" : "")
+                        + (startsASession() ? " and session " + id + " was not created" : "")
                         + " (pipe a prompt in, or give --prompt TEXT)");
             }
             submit(store, id, chat, piped.strip());
@@ -202,22 +201,51 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     /**
-     * Submits a new prompt. The first one of a session that does not exist yet creates the session first, titled by
-     * the prompt; a session created meanwhile by another writer keeps its own title.
+     * Submits a new prompt. Before the first prompt of a session this chat starts ({@link #startsASession}), the
+     * session is created, titled by the prompt; if that prompt is then refused (too large, the store unavailable), the
+     * session is deleted again while it holds nothing, so that a failed start leaves no session behind.
+     *
+     * @throws AlreadyExistsException if {@code --new} named a session that another writer created since it was checked
      */
     private void submit(Store store, SessionId id, Agent chat, String text) {
-        if (!titled) {
-            titled = true;
-            Optional<SessionCatalog> catalog = store.catalog();
-            if (catalog.isPresent() && catalog.get().find(id).isEmpty()) {
-                try {
-                    catalog.get().create(new NewSession(id, titleOf(text), null, Map.of()));
-                } catch (AlreadyExistsException e) {
-                    // created between the two calls: its first writer named it
+        Optional<SessionCatalog> catalog = titled ? Optional.empty() : store.catalog().filter(c -> startsASession());
+        titled = true;
+        boolean created = false;
+        if (catalog.isPresent()) {
+            try {
+                catalog.get().create(new NewSession(id, titleOf(text), null, Map.of()));
+                created = true;
+            } catch (AlreadyExistsException e) {
+                if (createNew) { // asked for a new session: another's must not be written into
+                    throw new AlreadyExistsException("session " + id + " was created by another writer meanwhile in "
+                            + root.storeLabel() + "; leave out --new to resume it", e);
                 }
             }
         }
-        chat.submitUserMessage(text);
+        try {
+            chat.submitUserMessage(text);
+        } catch (RuntimeException e) {
+            if (created) {
+                forgetEmpty(catalog.get(), id, e);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether this chat starts a new session, rather than resuming one: no SESSION, or {@code --new}. */
+    private boolean startsASession() {
+        return !continueLatest && (session == null || createNew);
+    }
+
+    /** Deletes a session this chat created whose first prompt was refused, if it is still empty. */
+    private static void forgetEmpty(SessionCatalog catalog, SessionId id, RuntimeException refusal) {
+        try {
+            if (catalog.find(id).map(info -> info.entryCount() == 0).orElse(false)) {
+                catalog.delete(id);
+            }
+        } catch (RuntimeException e) {
+            refusal.addSuppressed(e); // the refusal is the answer; the empty session stays
+        }
     }
 
     /** The most characters of a title taken from a prompt. */
@@ -229,7 +257,7 @@ final class ChatCommand implements Callable<Integer> {
      */
     static String titleOf(String prompt) {
         String line = prompt.strip().lines().filter(l -> !l.isBlank()).findFirst().orElse("").strip()
-                .replaceAll("\\s+", " ");
+                .replaceAll("(?U)\\s+", " ");
         if (line.codePointCount(0, line.length()) <= TITLE_LENGTH) {
             return line;
         }
@@ -245,8 +273,8 @@ final class ChatCommand implements Callable<Integer> {
     }
 
     /**
-     * The session to chat in (see the class comment). Nothing is created here: a new session comes into being with
-     * its first entry.
+     * The session to chat in (see the class comment). Nothing is created here: a new session is created with its
+     * first prompt ({@link #submit}).
      *
      * @throws InvalidInputException if --continue is combined with SESSION or --new, or SESSION is not a valid id
      * @throws NotFoundException if there is no session to continue, or SESSION names none and --new was not given

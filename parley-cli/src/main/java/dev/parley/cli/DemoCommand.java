@@ -67,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
                     + " not " + root.storeLabel());
         }
         String again = "parley" + root.storeOption();
-        root.store().catalog().orElseThrow().create(new NewSession(session, TITLE, null, Map.of()));
+        root.store().catalog().ifPresent(c -> c.create(new NewSession(session, TITLE, null, Map.of())));
         out.println(TITLE + " in one session");
         out.println("  store   " + root.storeLabel());
         out.println("  session " + session);

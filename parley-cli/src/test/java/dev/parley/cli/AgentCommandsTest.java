@@ -86,12 +86,31 @@ class AgentCommandsTest {
         }
     }
 
+    /**
+     * Found by a review: the session a chat starts is created, titled, before its first prompt is appended; a prompt
+     * the store then refused left that session behind, empty (and the most recent one for --continue).
+     */
+    @Test
+    void aSessionWhoseFirstPromptIsRefused_isNotLeftBehind() {
+        String store = "sqlite:" + dir.resolve("chat.db");
+        Run big = parley("--store", store, "chat", "--new", "0199d0d0-0000-7000-8000-000000000012", "--prompt",
+                "x".repeat(EntryLimits.MAX_TEXT_CHARS + 1));
+        assertThat(big.exit()).as(big.err()).isEqualTo(2);
+        assertThat(big.err()).contains("too large");
+        Run unnamed = parley("--store", store, "chat", "--prompt", "x".repeat(EntryLimits.MAX_TEXT_CHARS + 1));
+        assertThat(unnamed.exit()).as(unnamed.err()).isEqualTo(2);
+        try (Store opened = Stores.open(store)) {
+            assertThat(opened.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+        }
+    }
+
     @Test
     void aTitleTakenFromALongPrompt_isCutAtEightyCharacters_withAnEllipsis() {
         String longLine = "é".repeat(100);
         assertThat(ChatCommand.titleOf(longLine)).isEqualTo("é".repeat(79) + "…");
         assertThat(ChatCommand.titleOf("a".repeat(80))).isEqualTo("a".repeat(80));
         assertThat(ChatCommand.titleOf("😀".repeat(81))).isEqualTo("😀".repeat(79) + "…");
+        assertThat(ChatCommand.titleOf("a\u00a0\u3000 b")).isEqualTo("a b"); // Unicode spaces are spaces too
     }
 
     /**

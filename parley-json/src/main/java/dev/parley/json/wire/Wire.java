@@ -227,8 +227,7 @@ public final class Wire {
     /** @throws InvalidInputException if malformed: not an object whose {@code seq} is a positive integer or null */
     public static OptionalLong decodeLastSeq(JsonNode node) {
         JsonNode seq = node.isObject() ? node.get("seq") : null;
-        if (seq == null || !(seq.isNull() || seq.canConvertToExactIntegral() && seq.canConvertToLong()
-                && seq.asLong() > 0)) {
+        if (seq == null || !(seq.isNull() || (seq.isIntegralNumber() && seq.canConvertToLong() && seq.asLong() > 0))) {
             throw new InvalidInputException("the last seq must be {\"seq\": a positive integer or null}, not " + node);
         }
         return seq.isNull() ? OptionalLong.empty() : OptionalLong.of(seq.asLong());

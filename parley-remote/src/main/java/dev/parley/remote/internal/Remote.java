@@ -45,6 +45,11 @@ import org.jspecify.annotations.Nullable;
 public final class Remote {
     private final Node node;
     private final @Nullable String scope;
+    /**
+     * Whether the server answered that it does not route {@code …/last-seq} (a server of an earlier Parley): from then
+     * on this store asks for the last entry instead, without a request that is known to fail first.
+     */
+    private volatile boolean noLastSeqRoute;
 
     /** @param scope the scope to name on every call, or null for the token's (or the server's default) */
     public Remote(Node node, @Nullable String scope) {
@@ -143,18 +148,22 @@ public final class Remote {
             }
 
             /**
-             * Asks for the seq alone ({@code GET …/last-seq}), so that a check for news does not download the entry;
-             * a server of an earlier Parley, which has no such route (404), is asked for the entry instead.
+             * Asks for the seq alone ({@code GET …/last-seq}), so that a check for news does not download the entry. A
+             * server of an earlier Parley, which has no such route (404), is asked for the entry instead, and this
+             * store remembers it: it asks for the entry at once from then on (restarting the client after the server
+             * was upgraded brings the cheaper request back).
              */
             @Override
             public OptionalLong lastSeq(SessionId session, AgentId agent) {
-                try {
-                    return read("lastSeq", Request.get(agent(session, agent) + "/last-seq"), Wire::decodeLastSeq,
-                            f -> f.log().lastSeq(session, agent));
-                } catch (NoSuchRoute earlierServer) {
-                    return lastEntry(session, agent).map(last -> OptionalLong.of(last.seq()))
-                            .orElse(OptionalLong.empty());
+                if (!noLastSeqRoute) {
+                    try {
+                        return read("lastSeq", Request.get(agent(session, agent) + "/last-seq"), Wire::decodeLastSeq,
+                                f -> f.log().lastSeq(session, agent));
+                    } catch (NoSuchRoute earlierServer) {
+                        noLastSeqRoute = true;
+                    }
                 }
+                return lastEntry(session, agent).map(last -> OptionalLong.of(last.seq())).orElse(OptionalLong.empty());
             }
 
             @Override
