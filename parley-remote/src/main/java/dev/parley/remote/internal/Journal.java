@@ -81,7 +81,8 @@ public final class Journal {
                 return body.get();
             }
         } catch (IOException e) {
-            throw new UnavailableException("cannot lock the replay journal " + lockFile + ": " + e.getMessage(), e);
+            throw new UnavailableException("cannot lock the replay journal " + lockFile + ": "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
         } finally {
             lock.unlock();
         }

@@ -272,7 +272,12 @@ public final class Node implements AutoCloseable {
                         r.replayed(), r.pending());
             }
         } catch (RuntimeException e) {
-            LOG.warn("remote store {}: the background replay failed: {}", settings.server(), e.toString());
+            if (closed) { // close() interrupted it: what was not replayed stays pending, for the next open or sync
+                LOG.debug("remote store {}: the background replay stopped as the store closed: {}", settings.server(),
+                        e.toString());
+            } else {
+                LOG.warn("remote store {}: the background replay failed: {}", settings.server(), e.toString());
+            }
         }
     }
 
