@@ -6,6 +6,11 @@ import dev.parley.core.store.MemoryStore;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import dev.parley.springai.ParleyChatMemoryRepository;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,6 +19,7 @@ import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.ai.chat.memory.InMemoryChatMemoryRepository;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.model.chat.memory.autoconfigure.ChatMemoryAutoConfiguration;
+import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -121,6 +127,25 @@ class ParleyAutoConfigurationTest {
             context.getBean(Store.class).close();
             assertThat(context.getBean("parleyHealthIndicator", HealthIndicator.class).health().getStatus())
                     .isEqualTo(Status.DOWN);
+        });
+    }
+
+    @Test
+    void remoteStoreWhoseServerIsDown_healthIsUpOnTheFallback_andSaysTheServerDoesNotAnswer() throws IOException {
+        int deadPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            deadPort = socket.getLocalPort(); // closed below: nothing listens there
+        }
+        String remote = "remote:http://127.0.0.1:" + deadPort + "?parley.fallback="
+                + URLEncoder.encode("sqlite:" + dir.resolve("fallback.db"), StandardCharsets.UTF_8)
+                + "&parley.journal=" + URLEncoder.encode(dir.resolve("journal.jsonl").toString(), StandardCharsets.UTF_8)
+                + "&parley.timeout=2000";
+        runner.withPropertyValues("parley.store=" + remote).run(context -> {
+            Health health = context.getBean("parleyHealthIndicator", HealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP); // reads and writes go to the fallback store
+            assertThat(health.getDetails()).containsEntry("serverReachable", false)
+                    .containsEntry("server", "http://127.0.0.1:" + deadPort).containsEntry("pendingReplay", 0)
+                    .containsKeys("breaker", "replayConflicts", "fallback");
         });
     }
 
