@@ -11,6 +11,7 @@ import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
 import dev.parley.core.conversation.AgentSession;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
@@ -285,11 +286,13 @@ final class ChatCommand implements Callable<Integer> {
             throw new InvalidInputException("--continue resumes the most recent session: give no SESSION and no --new");
         }
         Optional<SessionCatalog> catalog = store.catalog();
+        long fellBackBefore = root.fallbacks();
         SessionId chosen;
         if (continueLatest) {
             chosen = catalog.flatMap(SessionCatalog::findMostRecent).map(SessionInfo::id).orElseThrow(() ->
                     new NotFoundException("no session to continue in " + root.storeLabel()
                             + (catalog.isEmpty() ? " (it keeps no sessions)" : "") + "; run parley chat to start one"));
+            refuseResumingOnTheFallback(chosen, fellBackBefore);
             say(announce, "session " + chosen);
         } else if (session == null) {
             chosen = IdGenerator.uuidV7().newSessionId();
@@ -314,8 +317,26 @@ final class ChatCommand implements Callable<Integer> {
             } catch (NotFoundException e) {
                 throw new NotFoundException(e.getMessage() + "; pass --new to create it", e);
             }
+            refuseResumingOnTheFallback(chosen, fellBackBefore);
         }
         return chosen;
+    }
+
+    /**
+     * Refuses to resume a session found through a {@code remote:} store's fallback (the lookup since
+     * {@code fellBackBefore} fell back because the server did not answer): the fallback's copy may be behind the
+     * server's, so a turn added to it would fork the session, and the replay would refuse it.
+     *
+     * @throws UnavailableException if the lookup fell back
+     */
+    private void refuseResumingOnTheFallback(SessionId chosen, long fellBackBefore) {
+        if (root.fallbacks() > fellBackBefore) {
+            throw new UnavailableException("cannot resume session " + chosen + " while " + root.storeLabel()
+                    + " does not answer: its fallback store's copy may be behind the server's, and a turn added to it"
+                    + " would fork the session and be refused at replay; start a new session (parley"
+                    + root.storeOption() + " chat) or resume it when the server is back (parley" + root.storeOption()
+                    + " remote status)", null);
+        }
     }
 
     private static void say(@Nullable PrintWriter announce, String line) {

@@ -269,6 +269,36 @@ class RemoteCommandsTest {
     }
 
     /**
+     * Found by a newcomer's trial: with the server down, chat resumed a session whose stale copy the fallback store
+     * held (from an earlier outage), exited 0, and the turn was refused at replay (exit 5 from remote sync), left in
+     * the conflicts file. Resuming, by id or with --continue, is refused while the lookup falls back (exit 7), and the
+     * fallback's copy is left as it was.
+     */
+    @Test
+    void chat_resumingASessionTheFallbackHoldsAStaleCopyOf_whileTheServerIsDown_isRefused() {
+        try (Store fallback = Stores.open("sqlite:" + dir.resolve("fallback.db"))) {
+            fallback.log().append(new SessionId("on-both"), AgentId.MAIN, List.of(NewEntry.of(
+                    IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user("hello"))), Usage.ZERO);
+        }
+        append("on-both", "hello");
+        append("on-both", "and the server has moved on");
+        String uri = remote("&parley.timeout=1000");
+        server.close();
+
+        Run byId = parley("--store", uri, "chat", "on-both", "--provider", "scripted", "--prompt", "hi");
+        Run latest = parley("--store", uri, "chat", "--continue", "--provider", "scripted", "--prompt", "hi");
+
+        for (Run run : List.of(byId, latest)) {
+            assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(7);
+            assertThat(run.err()).contains("cannot resume session on-both").contains("fork");
+        }
+        try (Store fallback = Stores.open("sqlite:" + dir.resolve("fallback.db"))) {
+            assertThat(fallback.log().load(new SessionId("on-both"), AgentId.MAIN)).hasSize(1);
+        }
+        assertThat(parley("--store", uri, "remote", "status").out()).containsPattern("pending +0 ");
+    }
+
+    /**
      * Found by a newcomer's trial: with the server down, an import compared the transcript with the fallback store's
      * copy (the local default store, which held it), reported it "unchanged", exited 0, and sent nothing, then or at
      * any replay; a grown transcript was "updated" with writes the server then refused at replay. An import through
