@@ -136,16 +136,29 @@ public final class RemoteStore extends BaseStore {
      * Follows a session's live event stream (server-sent events): calls {@code onEntry} with every entry appended after
      * {@code afterSeq}, in order, until {@code onEntry} returns false or the thread is interrupted; reconnects with
      * {@code Last-Event-ID} when the stream breaks. Blocks the calling thread. No fallback: while the server is down
-     * it keeps reconnecting, waiting the timeout between attempts.
+     * it keeps reconnecting, waiting the shorter of one second and the timeout ({@link RemoteSettings#timeout()})
+     * between attempts.
+     *
+     * <p>When the thread is interrupted, this returns normally with the thread's interrupt status set. Closing the
+     * store does not end a stream that is open (stop it from {@code onEntry} or by interrupting the thread); its
+     * next reconnection fails with {@link UnavailableException}.
      *
      * @param afterSeq the seq to start after (0 for every entry)
      * @param onEntry receives each entry; returns whether to go on
-     * @throws InvalidInputException if the server refuses the stream (a bad token, an invalid session id)
+     * @throws InvalidInputException if the server refuses the stream with a 4xx status other than 408 and 429 (a bad
+     *     token, an invalid session id); a 408, a 429 or a 5xx is a break, and it reconnects
+     * @throws dev.parley.core.CorruptRecordException if an event's data cannot be decoded as an entry
      */
     public void follow(SessionId session, long afterSeq, java.util.function.Predicate<Entry> onEntry) {
         new EventReader(node.transport(), namedScope).follow(session, afterSeq, onEntry);
     }
 
+    /**
+     * What the server's store offers. The first call asks the server (a health call, which blocks up to the timeout)
+     * and caches its answer for the life of this store. While the server has not answered (it is down, or the
+     * breaker is open), this returns the fallback store's capabilities, uncached, and the next call asks the server
+     * again.
+     */
     @Override
     public Set<Capability> capabilities() {
         Set<Capability> known = capabilities;
@@ -172,11 +185,19 @@ public final class RemoteStore extends BaseStore {
         return Optional.of(remote.catalog());
     }
 
+    /**
+     * The server's session records, if its store has them: decided by {@link #capabilities()}, so the first call may
+     * block up to the timeout, and while the server has not answered the fallback store's capabilities decide.
+     */
     @Override
     public Optional<ChatSessionRepository> sessions() {
         return capabilities().contains(Capability.SESSION_RECORDS) ? Optional.of(remote.sessions()) : Optional.empty();
     }
 
+    /**
+     * The server's archives, if its store has them: decided by {@link #capabilities()}, so the first call may block
+     * up to the timeout, and while the server has not answered the fallback store's capabilities decide.
+     */
     @Override
     public Optional<ChatArchiveRepository> archives() {
         return capabilities().contains(Capability.ARCHIVES) ? Optional.of(remote.archives()) : Optional.empty();

@@ -23,7 +23,8 @@ import java.util.Set;
  * by catching exceptions.
  *
  * <p>Implementations are thread-safe. Closing a store closes everything reached through it, including views made by
- * {@link #withScope(String)}; using any of them afterwards fails with an {@link dev.parley.core.UnavailableException}.
+ * {@link #withScope(String)}; using any of them afterwards fails with an {@link dev.parley.core.UnavailableException}
+ * on every backend except {@code memory:} and {@code null:}, whose objects keep working after close.
  */
 public interface Store extends AutoCloseable {
 

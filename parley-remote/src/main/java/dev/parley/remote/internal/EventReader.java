@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads a session's server-sent events: {@code entry} events whose data is an entry's canonical JSON and whose id is
- * its seq. Reconnects with {@code Last-Event-ID} after a break, waiting the timeout between attempts; a break is
- * logged once, and the reconnection after it, both as warnings (what a command line shows).
+ * its seq. Reconnects with {@code Last-Event-ID} after a break, waiting the shorter of 1 s and the timeout between
+ * attempts; a break is logged once, and the reconnection after it, both as warnings (what a command line shows).
  */
 public final class EventReader {
     private static final Logger LOG = LoggerFactory.getLogger("dev.parley.remote");

@@ -286,6 +286,7 @@ public final class Node implements AutoCloseable {
         synchronized (this) {
             closed = true;
         }
+        transport.close();
         replayer.shutdownNow();
         Store f = fallback;
         if (f != null) {

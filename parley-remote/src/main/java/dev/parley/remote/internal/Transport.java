@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.parley.core.ErrorCode;
 import dev.parley.core.InvalidInputException;
-import dev.parley.core.UnavailableException;
 import dev.parley.core.ParleyException;
+import dev.parley.core.UnavailableException;
 import dev.parley.json.wire.Problems;
 import dev.parley.json.wire.Wire;
 import dev.parley.remote.RemoteSettings;
@@ -33,6 +33,7 @@ public final class Transport {
     private final RemoteSettings settings;
     private final HttpClient client;
     private final CircuitBreaker breaker;
+    private volatile boolean closed;
 
     public Transport(RemoteSettings settings) {
         this.settings = settings;
@@ -66,12 +67,24 @@ public final class Transport {
         return client;
     }
 
+    /** Refuses every request from now on: the store is closed. */
+    public void close() {
+        closed = true;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new UnavailableException("the remote store " + settings.server() + " is closed", null);
+        }
+    }
+
     RemoteSettings settings() {
         return settings;
     }
 
     /** A request builder for a target, with the token and the scope. */
     HttpRequest.Builder builder(String target, @Nullable String scope) {
+        requireOpen();
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(settings.server() + target))
                 .timeout(settings.timeout());
         if (settings.token() != null) {
@@ -91,8 +104,10 @@ public final class Transport {
      * @throws Outage if the server did not answer (see {@link Outage}); the breaker counts it
      * @throws CredentialsRefused if the server refused the caller's credentials (HTTP 401 or 403)
      * @throws ParleyException the error the server answered with, of the type it raised
+     * @throws UnavailableException if the store is closed ({@link #close()}); nothing was sent
      */
     public JsonNode send(Request request, @Nullable String scope) {
+        requireOpen();
         if (!breaker.tryAcquirePermission()) {
             throw new Outage("the circuit breaker is open (the server failed recently; it is tried again after "
                     + settings.breakerOpen().toMillis() + " ms)");
