@@ -9,6 +9,7 @@ import dev.parley.core.EntryId;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.EntryLimits;
+import dev.parley.core.log.EntryTooLargeException;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.EntryPayload;
@@ -81,7 +82,7 @@ class EntryCodecTest {
      */
     @Test
     void entriesAtEveryLimitOfTheAppendCheck_readBack() {
-        String longest = "x".repeat(EntryLimits.MAX_TEXT_CHARS - 1);
+        String longest = "x".repeat(EntryLimits.MAX_TEXT_CHARS - 1 - Role.USER.name().length()); // the role counts
         String longKey = "k".repeat(60_000);
         int deep = EntryLimits.MAX_RAW_DEPTH - 2;
         RawJson deepest = RawJson.of("[".repeat(deep) + "]".repeat(deep));
@@ -97,6 +98,17 @@ class EntryCodecTest {
             EntryLimits.check(new SessionId("s"), 0, e.toNewEntry());
             assertThat(EntryCodec.decode(Json.write(EntryCodec.encode(e)), "test")).isEqualTo(e);
         }
+    }
+
+    /**
+     * Found by a Javadoc audit: a message's role, any text, was not counted by the append check, so a role longer
+     * than the reader's string limit was acknowledged and then failed every read of its session.
+     */
+    @Test
+    void aRoleOverTheTextLimit_isRefusedByTheAppendCheck() {
+        Message longRole = Message.builder(new Role("r".repeat(EntryLimits.MAX_TEXT_CHARS + 1))).plainText("m").build();
+        assertThatThrownBy(() -> EntryLimits.check(new SessionId("s"), 0, entry(1, longRole).toNewEntry()))
+                .isInstanceOf(EntryTooLargeException.class);
     }
 
     /**

@@ -20,9 +20,9 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Text</b>: an entry holds at most {@value #MAX_TEXT_CHARS} characters (UTF-16 units, 64 Mi) of text,
  *       counted over all of it together: every string (message text, thinking, tool names, image data in base64…),
  *       every raw JSON value's text (tool-call arguments, provider items, custom data, metadata, source residuals)
- *       and every metadata key. So no JSON string or key of its encoding is longer, whatever form a raw value is
- *       stored in, and the encoded entry stays well under what one row, line or request can carry (at most six
- *       bytes a character: about 384 MiB).</li>
+ *       and every metadata key, a message's role included. So no JSON string or key of its encoding is longer,
+ *       whatever form a raw value is stored in, and the encoded entry stays well under what one row, line or request
+ *       can carry (at most six bytes a character: about 384 MiB).</li>
  *   <li><b>Nesting</b>: a raw JSON value, with the content blocks around it, nests at most {@value #MAX_RAW_DEPTH}
  *       levels (each tool result counts two: its object and its content list); the codec reads up to 200 levels
  *       more, for the entry's own envelope.</li>
@@ -54,6 +54,7 @@ public final class EntryLimits {
         Walk w = new Walk();
         EntryPayload p = entry.payload();
         if (p instanceof Message m) {
+            w.text(m.role().name());
             w.blocks(m.content(), 0);
             w.text(m.provider()).text(m.model()).text(m.stopReason()).text(m.errorMessage()).text(m.responseId());
             w.metadata(m.metadata());
