@@ -41,7 +41,11 @@ public enum ErrorCode {
         return exitCode;
     }
 
-    /** The HTTP status the Parley server answers with for this error. */
+    /**
+     * The HTTP status the Parley server answers with for an error of this code, with one exception: an entry too
+     * large to store ({@link dev.parley.core.log.EntryTooLargeException}, stable code {@code LOG_ENTRY_TOO_LARGE}) has
+     * the code {@link #INVALID_INPUT} but is answered 413 (Content Too Large), not 400.
+     */
     public int httpStatus() {
         return httpStatus;
     }

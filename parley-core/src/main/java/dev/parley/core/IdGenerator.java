@@ -29,7 +29,9 @@ public interface IdGenerator {
 
     /**
      * Time-ordered UUIDs, version 7 (RFC 9562): 48 bits of Unix milliseconds from {@code clock}, then random bits.
-     * Ids minted later sort after earlier ones, which keeps file listings and B-tree inserts in time order.
+     * An id minted in a later millisecond of the clock sorts after (as text) one of an earlier millisecond, which
+     * keeps file listings and B-tree inserts in time order. Ids minted in the same millisecond are in random order:
+     * the bits after the time (including {@code rand_a}) are random, not a counter.
      */
     static IdGenerator uuidV7(Clock clock, Random random) {
         return () -> uuidV7(clock.millis(), random).toString();

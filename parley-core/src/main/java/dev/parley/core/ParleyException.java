@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  * I/O and SQL exceptions are kept as the {@linkplain #getCause() cause}, never swallowed.
  *
  * <p>Callers decide by class or by {@link #code()}; {@link #isRetriable()} tells whether the same call may succeed
- * later without any change (only {@link UnavailableException} is retriable).
+ * later without any change. An {@link UnavailableException} always is; other errors may be too (a model provider's
+ * failure is retriable or not, depending on what failed), so test {@link #isRetriable()} rather than the class.
  */
 public abstract class ParleyException extends RuntimeException {
     private static final long serialVersionUID = 1L;

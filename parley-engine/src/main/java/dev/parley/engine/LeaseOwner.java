@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
  * Who holds, or wants, a session's lease. An owner is the pair (host, owner id): the same owner id on two hosts is
  * two owners, and process ids are never evidence of liveness (Heddle issue #277).
  *
- * @param kind {@code tui}, {@code daemon} or {@code ask}
+ * @param kind {@code tui}, {@code daemon} or {@code ask}; this record does not check it, but
+ *     {@link SessionService#acquireLease} refuses any other kind with an
+ *     {@link dev.parley.core.InvalidInputException} and writes nothing
  * @param hostId the host, or null
  * @param ownerId the owner within the host
  * @param clientLabel a label for display, or null

@@ -108,7 +108,8 @@ public final class SessionService {
      * The session with this id, created with default settings if there is none. Two first writers resolve to one
      * session: the loser of the create re-reads the winner's record. An existing session is never overwritten.
      *
-     * @throws InvalidInputException if the id is empty
+     * @throws InvalidInputException if the id is invalid: not 1 to {@value ChatSession#MAX_ID_LENGTH} characters, or
+     *     holding a NUL or an unpaired surrogate ({@link ChatSession#requireId})
      */
     public StoredSession ensure(String sessionId) {
         ChatSession.requireId(sessionId, "session id");
@@ -127,9 +128,13 @@ public final class SessionService {
     /**
      * Applies a pure updater to the session and writes it, re-applying on conflicts.
      *
+     * <p>The written record's {@code updatedAt} is the clock's now, or the stored {@code updatedAt} if that is later
+     * (it never goes back), whatever the updater set.
+     *
      * @param updater a function of the current record only (it may run several times); returning the same object
      *     means "no change" and writes nothing; an exception it throws propagates and nothing is written
      * @return the stored record, or empty if there is no session
+     * @throws InvalidInputException if the updater returns a record with another id; nothing was written
      * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
      *     was written
      */
@@ -183,6 +188,8 @@ public final class SessionService {
      * Deletes the session at the revision it has now. Never retried: a conflict surfaces.
      *
      * @return whether it existed
+     * @throws RevisionConflictException if the record changed between this call's read and its delete; nothing was
+     *     deleted
      */
     public boolean delete(String sessionId) {
         Optional<StoredSession> current = repository.read(sessionId);
@@ -214,7 +221,15 @@ public final class SessionService {
         return position.get();
     }
 
-    /** @throws NotFoundException if there is no session or no queued prompt with that id */
+    /**
+     * Replaces the text of a queued prompt, stripped of leading and trailing white space, and stamps its
+     * {@code updatedAt}. One compare-and-swap update, re-applied on conflict as {@link #update} does.
+     *
+     * @throws NotFoundException if there is no session or no queued prompt with that id
+     * @throws InvalidInputException if the prompt is blank; nothing was written
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
+     */
     public void updateQueuedPrompt(String sessionId, String promptId, String prompt) {
         update(sessionId, s -> {
             List<QueuedPrompt> queue = new ArrayList<>();
@@ -235,7 +250,12 @@ public final class SessionService {
         }).orElseThrow(() -> new NotFoundException("no session " + sessionId));
     }
 
-    /** Removes a queued prompt; nothing happens if it is not queued. */
+    /**
+     * Removes a queued prompt; nothing happens if it is not queued, or if there is no session.
+     *
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
+     */
     public void deleteQueuedPrompt(String sessionId, String promptId) {
         update(sessionId, s -> {
             List<QueuedPrompt> queue = new ArrayList<>(s.queuedPrompts());
@@ -243,7 +263,12 @@ public final class SessionService {
         });
     }
 
-    /** Takes the oldest queued prompt off the queue (FIFO), or empty when the queue is empty. */
+    /**
+     * Takes the oldest queued prompt off the queue (FIFO), or empty when the queue is empty or there is no session.
+     *
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was taken
+     */
     public Optional<QueuedPrompt> dequeuePrompt(String sessionId) {
         AtomicReference<QueuedPrompt> taken = new AtomicReference<>();
         update(sessionId, s -> {
@@ -286,7 +311,11 @@ public final class SessionService {
      * Acquires the session's lease. A fresh lease of the same owner is kept (with its token); an expired lease, or
      * none, gives a new token one above every token issued before.
      *
-     * @throws LeaseLostException if another owner holds a fresh lease (the exception carries it)
+     * @param owner the owner; its {@link LeaseOwner#kind() kind} must be {@code tui}, {@code daemon} or {@code ask}
+     * @throws LeaseLostException if another owner holds a fresh lease (the exception carries it, and its
+     *     {@link LeaseLostException#expectedToken() expected token} is -1)
+     * @throws InvalidInputException if the owner's kind is not {@code tui}, {@code daemon} or {@code ask}; nothing
+     *     was written
      * @throws NotFoundException if there is no session
      */
     public LeaseClaim acquireLease(String sessionId, LeaseOwner owner) {
@@ -330,7 +359,10 @@ public final class SessionService {
         }).orElseThrow(() -> new NotFoundException("no session " + claim.sessionId()));
     }
 
-    /** Releases the lease if the claim holds it; keeps {@code leaseEpoch}. A foreign owner's lease is left alone. */
+    /**
+     * Releases the lease if the claim holds it; keeps {@code leaseEpoch}. A foreign owner's lease is left alone, and a
+     * missing session is not an error: nothing happens.
+     */
     public void releaseLease(LeaseClaim claim) {
         update(claim.sessionId(), s -> {
             Lease l = s.lease();

@@ -46,8 +46,9 @@ import org.jspecify.annotations.Nullable;
  * {@link AiMessage}, each tool result to a {@link ToolExecutionResultMessage}; summaries and custom roles are sent as
  * user text naming their role. Tool argument schemas are translated from JSON Schema.
  *
- * <p>LangChain4j's failures become {@link ProviderException}s (retriable unless the request was refused as
- * invalid). Thread-safe if the chat model is.
+ * <p>LangChain4j's failures become {@link ProviderException}s, retriable unless LangChain4j reports an invalid request
+ * or an authentication failure (an exception whose class name contains {@code InvalidRequest} or
+ * {@code Authentication}). Thread-safe if the chat model is.
  */
 public final class LangChain4jProvider implements ModelProvider {
     private final String name;

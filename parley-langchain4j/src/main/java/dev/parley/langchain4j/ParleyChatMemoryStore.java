@@ -32,7 +32,17 @@ import java.util.Objects;
  * </ul>
  *
  * <p>Thread-safe. The store is not closed by this object. Failures are Parley's unchecked
- * {@link dev.parley.core.ParleyException}s; a failed update wrote nothing.
+ * {@link dev.parley.core.ParleyException}s; a failed update wrote nothing:
+ * <ul>
+ *   <li>{@link dev.parley.core.InvalidInputException} from every method, if the memory id's {@code toString()} is
+ *       empty; from {@link #getMessages}, {@link #updateMessages} and {@link #deleteMessages}, also if it maps to a
+ *       session that another memory id owns ({@link MemoryIds}); from {@link #updateMessages}, also if a message
+ *       cannot be mapped;</li>
+ *   <li>{@link dev.parley.core.UnavailableException} if the store failed, and from {@link #updateMessages} if other
+ *       writers of the same memory kept winning the next entry for 16 attempts in a row;</li>
+ *   <li>{@link NullPointerException} if the memory id is null, or, from {@link #updateMessages}, if the list or one
+ *       of its messages is null.</li>
+ * </ul>
  */
 public final class ParleyChatMemoryStore implements ChatMemoryStore {
     private final MemoryLog<ChatMessage> memory;

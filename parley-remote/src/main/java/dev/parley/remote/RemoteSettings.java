@@ -97,10 +97,19 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
     }
 
     /**
-     * The settings a parsed {@code remote:} URI gives.
+     * The settings a parsed {@code remote:} URI gives. Each number must be an integer in its range:
+     * <ul>
+     *   <li>{@code parley.timeout}: 1 to 600,000 ms;</li>
+     *   <li>{@code parley.breaker.failures}: 1 to 100 (%);</li>
+     *   <li>{@code parley.breaker.window}: 1 to 10,000 calls;</li>
+     *   <li>{@code parley.breaker.open}: 1 to 3,600,000 ms;</li>
+     *   <li>{@code parley.replay}: 10 to 3,600,000 ms;</li>
+     *   <li>{@code parley.maxBody}: at least 1 byte.</li>
+     * </ul>
      *
      * @param env the environment ({@value #TOKEN_ENV})
-     * @throws InvalidInputException if the location is not an http(s) URL, or a value is malformed or out of range
+     * @throws InvalidInputException if the location is not an http(s) URL with a host and without a query, a number
+     *     is not an integer or is out of its range, or {@code parley.fallback} names a {@code remote:} store
      */
     public static RemoteSettings from(StoreUri uri, Map<String, String> env) {
         String location = uri.location();

@@ -31,7 +31,16 @@ import org.springframework.ai.chat.messages.Message;
  * </ul>
  *
  * <p>Thread-safe. The store is not closed by this object. Failures are Parley's unchecked
- * {@link dev.parley.core.ParleyException}s; a failed save wrote nothing.
+ * {@link dev.parley.core.ParleyException}s; a failed save wrote nothing:
+ * <ul>
+ *   <li>{@link dev.parley.core.InvalidInputException} from every method taking a conversation id, if the id is null
+ *       or empty; from {@link #findByConversationId}, {@link #saveAll} and {@link #deleteByConversationId}, also if
+ *       the id maps to a session that another conversation id owns ({@link MemoryIds}); from {@link #saveAll}, also
+ *       if a message cannot be mapped;</li>
+ *   <li>{@link dev.parley.core.UnavailableException} if the store failed, and from {@link #saveAll} if other
+ *       writers of the same conversation kept winning the next entry for 16 attempts in a row;</li>
+ *   <li>{@link NullPointerException} from {@link #saveAll} if the list or one of its messages is null.</li>
+ * </ul>
  */
 public final class ParleyChatMemoryRepository implements ChatMemoryRepository {
     private final MemoryLog<Message> memory;
@@ -59,7 +68,9 @@ public final class ParleyChatMemoryRepository implements ChatMemoryRepository {
      * One page of the store's catalog, filtered to the conversations of this repository.
      *
      * @param cursor the previous page's cursor, or null for the first page
-     * @param limit how many catalog entries to visit, 1 to 500
+     * @param limit how many catalog entries to visit, 1 to {@link dev.parley.core.log.SessionCatalog#MAX_PAGE_SIZE}
+     * @throws dev.parley.core.InvalidInputException if {@code limit} is outside that range or the cursor is damaged
+     *     (on a store without a catalog, {@code null:}, the page is empty and nothing is checked)
      */
     public MemoryLog.MemoryPage findConversationIds(@Nullable String cursor, int limit) {
         return memory.memoryIds(cursor, limit);

@@ -91,6 +91,12 @@ public final class AgentSession {
      * Appends messages as one atomic, durable batch, chained from the current leaf; the leaf moves to the last one.
      *
      * @return the stored entries; the null store's answer for {@code null:}
+     * @throws dev.parley.core.log.LastEntryMovedException if other writers kept appending to this agent of the
+     *     session: the batch was re-chained after their entries {@value #MAX_REBASES} times and refused each time;
+     *     nothing was written and the leaf is unchanged
+     * @throws dev.parley.core.InvalidInputException if an entry is invalid, for instance its parent (the leaf) is not
+     *     an entry of the session; an {@link dev.parley.core.log.EntryTooLargeException} if an entry is over
+     *     {@link dev.parley.core.log.EntryLimits}; nothing was written and the leaf is unchanged
      * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written and the leaf is
      *     unchanged
      */
@@ -103,6 +109,12 @@ public final class AgentSession {
      * together or not at all), chained from the current leaf; the leaf moves to the last message.
      *
      * @param usage added to this agent's running total in the session in the same write
+     * @throws dev.parley.core.log.LastEntryMovedException if other writers kept appending to this agent of the
+     *     session: the batch was re-chained after their entries {@value #MAX_REBASES} times and refused each time;
+     *     nothing was written and the leaf is unchanged
+     * @throws dev.parley.core.InvalidInputException if an entry is invalid, for instance its parent (the leaf) is not
+     *     an entry of the session; an {@link dev.parley.core.log.EntryTooLargeException} if an entry is over
+     *     {@link dev.parley.core.log.EntryLimits}; nothing was written and the leaf is unchanged
      * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written and the leaf is
      *     unchanged
      */
@@ -115,6 +127,12 @@ public final class AgentSession {
      * leaf; the leaf moves to the last one.
      *
      * @return the stored entries
+     * @throws dev.parley.core.log.LastEntryMovedException if other writers kept appending to this agent of the
+     *     session: the batch was re-chained after their entries {@value #MAX_REBASES} times and refused each time;
+     *     nothing was written and the leaf is unchanged
+     * @throws dev.parley.core.InvalidInputException if an entry is invalid, for instance its parent (the leaf) is not
+     *     an entry of the session; an {@link dev.parley.core.log.EntryTooLargeException} if an entry is over
+     *     {@link dev.parley.core.log.EntryLimits}; nothing was written and the leaf is unchanged
      * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written and the leaf is
      *     unchanged
      */
@@ -177,10 +195,16 @@ public final class AgentSession {
     }
 
     /**
-     * Reads the conversation: the path from the root to the leaf (or to {@code options.leaf()}) as messages, plus
-     * the dangling user prompt, repaired as the options say. Changes nothing, the leaf included.
+     * Reads the conversation: the path from the root to {@code options.leaf()} as messages, plus the dangling user
+     * prompt, repaired as the options say. When {@code options.leaf()} is null the path ends at the agent's active
+     * leaf in the log (its most recent entry that is not a detached event), not at this handle's {@link #leaf()}:
+     * the two may differ, for instance after {@link #moveLeaf}, {@link #continueFrom} or another writer's appends.
+     * To read the conversation that ends at this handle's leaf, pass {@code options.withLeaf(leaf())} (a null leaf
+     * reads to the active leaf again). Changes nothing, the leaf included.
      *
+     * @throws NotFoundException if {@code options.leaf()} is not an entry of the session
      * @throws dev.parley.core.CorruptRecordException if a stored entry cannot be decoded
+     * @throws dev.parley.core.UnavailableException if the log cannot be read
      */
     public LoadedConversation loadConversation(ConversationOptions options) {
         return ConversationBuilder.build(session, log.load(session, null), agent, options);
@@ -237,7 +261,12 @@ public final class AgentSession {
 
     /**
      * Continues where a loaded conversation ends: moves the leaf to its {@link LoadedConversation#continueFrom()}
-     * without re-reading the log (which {@link #moveLeaf} does to check the entry).
+     * without re-reading the log (which {@link #moveLeaf} does to check the entry). The entry is not checked to
+     * exist: if it is no longer in the session (it was truncated away), the next append fails with an
+     * {@link dev.parley.core.InvalidInputException} on a store that keeps entries.
+     *
+     * @throws dev.parley.core.InvalidInputException if {@code loaded} is a conversation of another session; the leaf
+     *     is unchanged
      */
     public synchronized void continueFrom(LoadedConversation loaded) {
         if (!loaded.session().equals(session)) {

@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  *     empty log
  * @param path the ids of every entry on the path from the root to {@code leaf}, in order (including entries that
  *     contribute no message: compactions, labels, model changes)
- * @param repairs the changes the load made to be provider-valid, in order; empty for {@link OrphanPolicy#KEEP}
+ * @param repairs the changes the load made to be provider-valid, in order; empty when the orphan policy is
+ *     {@link OrphanPolicy#KEEP} and {@link ConversationOptions#repairTurns()} is false (as in
+ *     {@link ConversationOptions#AS_WRITTEN})
  * @param activeModel the model in force at the leaf (the last model change or assistant model on the path), or
  *     null
  */

@@ -75,6 +75,9 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
 
     /**
      * Pages an already-sorted ({@link #ORDER}) list in memory: for backends that hold their catalog in memory.
+     *
+     * @throws InvalidInputException if {@code limit} is outside 1 to {@link SessionCatalog#MAX_PAGE_SIZE}, or the
+     *     cursor is damaged
      */
     public static SessionPage page(List<SessionInfo> sorted, @Nullable String cursor, int limit) {
         checkLimit(limit);

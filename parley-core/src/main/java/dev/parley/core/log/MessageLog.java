@@ -27,12 +27,18 @@ import org.jspecify.annotations.Nullable;
  * {@link #loadMessages}, {@link #flushUnpersisted}, {@link #loadSessionMessages}…) are derived from them.
  * Agents should call through {@link Persistence}, which also handles ephemeral agents (no session).
  *
- * <h2>Guarantees every backend keeps (the conformance kit checks them)</h2>
+ * <h2>Guarantees (the conformance kit checks them)</h2>
+ * These hold on every store that declares {@link dev.parley.core.store.Capability#PERSISTENT}, which is every store
+ * but {@code null:}. Surviving a crash holds only where the store also declares
+ * {@link dev.parley.core.store.Capability#DURABLE}: {@code memory:} does not, and what it holds is gone with the
+ * process. {@code null:} keeps nothing: no entry reads back (no exactness), and ids and parents are not checked
+ * against earlier appends (no integrity, no recognition of a retry).
  * <ul>
  *   <li><b>Order</b> is the store-assigned {@link Entry#seq()}, strictly increasing within a session, never a
  *       timestamp.</li>
  *   <li><b>Atomicity</b>: an {@link #append} writes the whole batch and its usage, or nothing. When it returns, the
- *       batch is durable (it survives a crash of the process, and a power loss where the backend says so).</li>
+ *       batch is stored; on a {@link dev.parley.core.store.Capability#DURABLE} store it survives a crash of the
+ *       process (and a power loss where the backend says so).</li>
  *   <li><b>Idempotence</b>: an entry id already stored with identical content is recognised and returned as
  *       stored, without writing; so a caller that lost the answer to an append can send the same batch again.
  *       An id stored with different content is an {@link dev.parley.core.EntryConflictException} (rules in
@@ -48,14 +54,17 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Implementations are thread-safe. Failures are {@link dev.parley.core.ParleyException}s: invalid input,
- * {@link dev.parley.core.UnavailableException} for I/O failures (retriable; a failed append wrote nothing), and
- * {@link dev.parley.core.CorruptRecordException}.
+ * {@link dev.parley.core.UnavailableException} for I/O failures (retriable; a failed append wrote nothing, unless
+ * the answer was lost after the write, as with a timeout or a dropped connection), and
+ * {@link dev.parley.core.CorruptRecordException}. Sending the same batch of entries again after an
+ * {@link dev.parley.core.UnavailableException} is safe: what is stored already is recognised, not written twice (see
+ * {@link #append} for a batch of usage only).
  */
 public interface MessageLog extends AutoCloseable {
 
     /**
-     * Appends a batch of entries for one agent, with the usage they cost, atomically and durably. Creates the
-     * session if it does not exist.
+     * Appends a batch of entries for one agent, with the usage they cost, atomically (and durably, on a store that
+     * declares {@link dev.parley.core.store.Capability#DURABLE}). Creates the session if it does not exist.
      *
      * <p>Entries whose id is already stored with identical content are recognised, not written again. The usage is
      * added to the agent's running total in the same atomic write, if anything of the batch is written or the batch
@@ -70,7 +79,10 @@ public interface MessageLog extends AutoCloseable {
      *     written
      * @throws dev.parley.core.InvalidInputException if an entry id repeats in the batch, a parent id names no earlier
      *     entry of the session, or an entry is too large for the backend; nothing was written
-     * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written
+     * @throws dev.parley.core.UnavailableException if the backend failed; nothing was written, unless the answer was
+     *     lost after the write (a timeout, a dropped connection). Sending the same batch again is safe: entries
+     *     already stored are recognised, and their usage is not added twice. A batch of no entries is the exception:
+     *     it carries only usage, so sending it again adds the usage again.
      */
     AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage);
 
@@ -80,11 +92,15 @@ public interface MessageLog extends AutoCloseable {
      * two processes continuing the same conversation cannot both append after the same entry and fork it silently;
      * the second is told, re-reads, and continues after the first.
      *
-     * <p>The condition is checked atomically with the write. A batch that is stored whole already (a retry) is
-     * recognised as {@link #append} recognises it, whatever the agent's latest entry is now.
+     * <p>Every Parley backend overrides this method and checks the condition atomically with the write. A batch that
+     * is stored whole already (a retry) is recognised as {@link #append} recognises it, whatever the agent's latest
+     * entry is now. The null store, which keeps nothing, appends without checking the condition.
      *
-     * <p>Every Parley backend checks and writes atomically. This default, for backends written before it, checks
-     * {@link #lastEntry} and then appends: it narrows the race without closing it; override it.
+     * <p>This default, for backends written before it, is weaker in two ways; override it. It checks
+     * {@link #lastEntry} and then appends, so it narrows the race without closing it. And it takes a batch for a
+     * retry only while the batch's last entry id is still the agent's latest entry: once another entry of the agent
+     * follows it, a batch that is stored whole is judged by the condition like a new one, so its retry fails with
+     * {@link LastEntryMovedException}.
      *
      * @param expectedLast the agent's latest entry the batch continues from, or null for "the agent has no entry in
      *     the session yet"
@@ -214,7 +230,7 @@ public interface MessageLog extends AutoCloseable {
 
     /**
      * Persists one message for the agent (Planck's {@code persist_message}): appends it as a new entry whose parent
-     * is the agent's latest entry in the session (a root if it has none).
+     * is the agent's latest entry in the session (a root if it has none), as {@link #persistMessages} does.
      *
      * @return the stored entry, carrying the store's {@code seq} (Planck's row id)
      */
@@ -224,7 +240,13 @@ public interface MessageLog extends AutoCloseable {
 
     /**
      * Persists messages as one atomic batch, chained: the first message's parent is the agent's latest entry, each
-     * following message's parent is the message before it.
+     * following message's parent is the message before it. Each entry's timestamp is its message's
+     * {@link Message#createdAt()}, which may be null.
+     *
+     * <p>The agent's latest entry is read before the append, not atomically with it: two writers persisting
+     * messages of the same agent at once may both chain after the same entry and fork the conversation. To continue
+     * one conversation from several writers, append through {@link dev.parley.core.conversation.AgentSession}, which
+     * uses {@link #appendIfLast}.
      *
      * @return the stored entries, in order
      */

@@ -27,7 +27,11 @@ public interface SessionCatalog {
 
     /**
      * One page of sessions, newest activity ({@link SessionInfo#updatedAt()}) first, ties broken by id ascending.
-     * Paging with the returned cursors visits every session that exists throughout the walk exactly once.
+     * The cursor holds the last listed session's activity time and id, and each page is read from the store as it
+     * is then (no snapshot of the whole walk). So paging with the returned cursors lists exactly once every session
+     * that exists throughout the walk and whose activity does not change during it; a session whose activity
+     * changes during the walk moves in the order and may be missed or listed again, and one created during the walk
+     * may be missed.
      *
      * @param cursor the cursor a previous page returned, or null for the first page
      * @param limit the page size, 1 to {@value #MAX_PAGE_SIZE}
@@ -52,6 +56,8 @@ public interface SessionCatalog {
     /**
      * The ids of sessions whose id starts with {@code prefix}, in id order, at most {@code max} of them.
      * Used to accept a unique prefix wherever a session id is expected.
+     *
+     * @throws dev.parley.core.InvalidInputException if {@code max} is below 1
      */
     List<SessionId> findByPrefix(String prefix, int max);
 

@@ -27,6 +27,9 @@ public interface ChatArchiveRepository {
      * The session's manifest; the {@linkplain ChatArchiveManifest#empty empty manifest} if it has none.
      *
      * @throws StorageCorruptionException if the stored manifest cannot be decoded
+     * @throws dev.parley.core.InvalidInputException if the session id is invalid: not 1 to
+     *     {@value ChatSession#MAX_ID_LENGTH} characters, or holding a NUL or an unpaired surrogate
+     *     ({@link ChatSession#requireId})
      */
     ChatArchiveManifest loadManifest(String sessionId);
 

@@ -35,7 +35,13 @@ public interface ChatSessionRepository {
      */
     CatalogPage list(CatalogQuery query);
 
-    /** The record and its revision, or empty if there is none (in this scope). */
+    /**
+     * The record and its revision, or empty if there is none (in this scope).
+     *
+     * @throws dev.parley.core.InvalidInputException if the session id is invalid: not 1 to
+     *     {@value ChatSession#MAX_ID_LENGTH} characters, or holding a NUL or an unpaired surrogate
+     *     ({@link ChatSession#requireId})
+     */
     Optional<StoredSession> read(String sessionId);
 
     /**

@@ -28,7 +28,10 @@ public final class LeaseLostException extends ParleyException {
         return sessionId;
     }
 
-    /** The fencing token the writer held. */
+    /**
+     * The fencing token the writer held; -1 when the lease was refused at acquisition (another owner held a fresh
+     * lease, and the refused owner had no token yet).
+     */
     public long expectedToken() {
         return expectedToken;
     }

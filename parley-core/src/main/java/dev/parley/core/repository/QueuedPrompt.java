@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * A prompt queued for the session's next turn (persisted FIFO).
  *
  * @param id the prompt id
- * @param prompt the prompt, trimmed and non-empty
+ * @param prompt the prompt, not blank; kept as given: the record does not trim it (the engine's session service
+ *     strips the prompts it queues and edits)
  * @param agentProfileId the agent profile to run it with, or null
  * @param agentSnapshot a snapshot of that agent (opaque JSON), or null
  * @param systemContext extra system context, or null

@@ -23,6 +23,9 @@ import org.jspecify.annotations.Nullable;
  *       for the life of the JVM, also while no instance is open (so a test can close and reopen it). Remove what it
  *       holds with {@link #deleteScope()}.</li>
  * </ul>
+ * Closing does not stop the objects already reached through the store: unlike the file and database backends, its
+ * log, catalog and repositories keep working after close, and do not fail with
+ * {@link dev.parley.core.UnavailableException} for it.
  * Thread-safe.
  */
 public final class MemoryStore extends BaseStore {

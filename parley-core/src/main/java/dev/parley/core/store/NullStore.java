@@ -9,9 +9,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code null:}: the store for embedders who opt out (panto's null store). Its log accepts every append, answers with
- * the entries it would have stored and forgets them; every load is empty; it has no catalog, records or archives.
- * An {@code Agent} runs on it unchanged. Thread-safe.
+ * {@code null:}: the store for embedders who opt out (panto's null store). Its log answers an append with the entries
+ * it would have stored and forgets them; every load is empty; it has no catalog, records or archives. An
+ * {@code Agent} runs on it unchanged.
+ *
+ * <p>An append is checked only for what needs no storage: a batch that repeats an entry id is still an
+ * {@link InvalidInputException}, and an entry over {@link dev.parley.core.log.EntryLimits} an
+ * {@link dev.parley.core.log.EntryTooLargeException}; parents are not checked, and the condition of
+ * {@link MessageLog#appendIfLast} is ignored. {@link MessageLog#truncateAfter} does nothing and never throws
+ * {@link dev.parley.core.NotFoundException}.
+ *
+ * <p>Closing it changes nothing: its log keeps working after close. Thread-safe.
  */
 public final class NullStore extends BaseStore {
     private final NullMessageLog log;

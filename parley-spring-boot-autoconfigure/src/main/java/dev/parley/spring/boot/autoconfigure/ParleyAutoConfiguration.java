@@ -23,6 +23,7 @@ public class ParleyAutoConfiguration {
      *
      * @throws dev.parley.core.InvalidInputException (at start-up) if the URI is malformed or its backend's module is
      *     not on the class path
+     * @throws dev.parley.core.UnavailableException (at start-up) if the store cannot be opened
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
