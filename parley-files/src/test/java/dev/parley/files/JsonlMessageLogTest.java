@@ -286,4 +286,62 @@ class JsonlMessageLogTest {
             assertThat(mine.log().loadAfter(S, 5, 10)).isEmpty();
         }
     }
+
+    // ---- seqs after a deletion (the kit's ML-19 checks the plain case on every backend) ----
+
+    /**
+     * Found by a break-it pass: a session deleted and created again under its id started its seqs over at 1, so a
+     * reader following it by seq (the server's event stream with Last-Event-ID 3) missed its first three entries. A
+     * damaged session is deleted all the same, and the seqs its lines name still bound the next ones.
+     */
+    @Test
+    void delete_ofADamagedSession_stillKeepsItsSeqsFromBeingReused() throws IOException {
+        try (JsonlStore store = open()) {
+            store.log().append(S, A, List.of(entry("a", null, "one"), entry("b", "a", "two"), entry("c", "b", "3")));
+        }
+        Path file = dir.resolve(S.value() + ".jsonl");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(file));
+        lines.set(1, "{broken");
+        Files.write(file, lines);
+        try (JsonlStore store = open()) {
+            assertThatThrownBy(() -> store.log().load(S, null)).isInstanceOf(CorruptRecordException.class);
+            assertThat(store.catalog().orElseThrow().delete(S)).isTrue();
+            assertThat(Files.readString(dir.resolve(S.value() + ".jsonl.deleted")))
+                    .isEqualTo("{\"type\":\"deleted\",\"id\":\"" + S.value() + "\",\"highWater\":3}\n");
+            assertThat(store.log().append(S, A, List.of(entry("d", null, "again"))).get(0).seq())
+                    .isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aDamagedTombstone_failsTheNextAppendNamingIt_andWritesNothing() throws IOException {
+        try (JsonlStore store = open()) {
+            store.log().append(S, A, List.of(entry("a", null, "one")));
+            store.catalog().orElseThrow().delete(S);
+        }
+        Path tombstone = dir.resolve(S.value() + ".jsonl.deleted");
+        Files.writeString(tombstone, "{\"type\":\"deleted\",\"id\":\"other\",\"highWater\":1}\n");
+        try (JsonlStore store = open()) {
+            assertThatThrownBy(() -> store.log().append(S, A, List.of(entry("b", null, "two"))))
+                    .isInstanceOf(CorruptRecordException.class).hasMessageContaining(tombstone.toString());
+            assertThat(store.log().load(S, null)).isEmpty();
+        }
+    }
+
+    @Test
+    void deleteScope_removesTheTombstones_andASessionCreatedAgainStartsOver() throws IOException {
+        try (JsonlStore store = open()) {
+            store.log().append(S, A, List.of(entry("a", null, "one"), entry("b", "a", "two")));
+            store.catalog().orElseThrow().delete(S);
+            assertThat(dir.resolve(S.value() + ".jsonl.deleted")).exists();
+            assertThat(store.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+            store.log().append(S, A, List.of(entry("c", null, "three")));
+            store.deleteScope();
+            try (Stream<Path> left = Files.list(dir)) {
+                assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(S.value()));
+            }
+            assertThat(store.log().append(S, A, List.of(entry("d", null, "four"))).get(0).seq())
+                    .isEqualTo(1);
+        }
+    }
 }

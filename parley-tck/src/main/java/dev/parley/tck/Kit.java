@@ -11,7 +11,7 @@ import java.util.List;
  */
 public enum Kit {
     /**
-     * The message log ({@link MessageLogScenarios}, {@code ML-01}…{@code ML-18}). Every store has a log; the kit
+     * The message log ({@link MessageLogScenarios}, {@code ML-01}…{@code ML-19}). Every store has a log; the kit
      * needs it to keep what is appended ({@link Capability#PERSISTENT}), which every store but {@code null:} does.
      */
     MESSAGE_LOG("message-log", Capability.PERSISTENT),

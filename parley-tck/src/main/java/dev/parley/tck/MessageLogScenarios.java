@@ -50,7 +50,7 @@ import java.util.concurrent.CountDownLatch;
  * ML-07…ML-08 durability and corruption, ML-09…ML-12 catalog, usage, isolation and concurrency, ML-13…ML-14
  * idempotent appends, ML-15…ML-16 conditional appends (one conversation, many writers), ML-17 the size limits
  * ({@link EntryLimits}) that keep every acknowledged entry readable, ML-18 windows and per-agent totals (the reads
- * of a session browser).
+ * of a session browser), ML-19 seqs never reused by a session created again after a deletion.
  */
 public final class MessageLogScenarios {
     static final AgentId ORCHESTRATOR = new AgentId("orchestrator");
@@ -122,7 +122,12 @@ public final class MessageLogScenarios {
                 new Scenario<>("ML-18", "windows and agent totals agree with the whole log",
                         "loadAfter walks the log in windows that add up to load, in seq order; loadAgentUsage names the"
                                 + " agents that wrote entries by their first entry, with loadUsage's totals",
-                        MessageLogScenarios::windowsAndAgentTotals));
+                        MessageLogScenarios::windowsAndAgentTotals),
+                new Scenario<>("ML-19", "a session deleted and created again never reuses a seq",
+                        "after the catalog deletes a session, the entries of a session created again under its id get"
+                                + " seqs above every seq it had, also after the store is reopened, so a reader that"
+                                + " follows by seq sees them",
+                        MessageLogScenarios::seqsAfterDeletion));
     }
 
     /** Runs the scenarios against the harness and returns one verdict each. */
@@ -600,6 +605,35 @@ public final class MessageLogScenarios {
             that(!catalog.delete(session("page-3")), "delete returns false the second time");
             equal(List.of(), log.load(session("page-3"), null), "a deleted session has no entries");
             that(catalog.find(session("page-3")).isEmpty(), "a deleted session is not in the catalog");
+        }
+    }
+
+    static void seqsAfterDeletion(MessageLogHarness h, String scope) {
+        SessionId s = session("deleted-again");
+        long highest;
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            SessionCatalog catalog = store.catalog().orElseThrow(() -> new CapabilityMissing("catalog"));
+            EntryId first = id("d");
+            log.append(s, ORCHESTRATOR, List.of(entry(first, null, Message.user("one"))));
+            log.append(s, WORKER, List.of(entry(id("d"), null, Message.user("two"))));
+            highest = log.append(s, ORCHESTRATOR, List.of(entry(id("d"), first, Message.user("three")))).get(0).seq();
+            that(catalog.delete(s), "the session is deleted");
+
+            Entry again = log.append(s, WORKER, List.of(entry(id("d"), null, Message.user("created again")))).get(0);
+            that(again.seq() > highest, "a seq of the deleted session is not given again: " + again.seq()
+                    + " after " + highest);
+            equal(List.of(again), log.loadAfter(s, highest, 10), "a reader that saw seq " + highest + " reads on");
+            equal(OptionalLong.empty(), log.lastSeq(s, ORCHESTRATOR), "the deleted agent's last seq");
+            highest = again.seq();
+        }
+        try (Store store = h.open(scope)) {
+            MessageLog log = store.log();
+            that(store.catalog().orElseThrow().delete(s), "the session is deleted again, by a new instance");
+            long next = log.append(s, ORCHESTRATOR, List.of(entry(id("d"), null, Message.user("once more"))))
+                    .get(0).seq();
+            that(next > highest, "a seq of the deleted session is not given again after reopening: " + next
+                    + " after " + highest);
         }
     }
 

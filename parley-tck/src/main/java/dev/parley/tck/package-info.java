@@ -36,6 +36,7 @@
  *   <li>ML-16 two writers of one conversation never fork it</li>
  *   <li>ML-17 an entry too large to read back is refused</li>
  *   <li>ML-18 windows and agent totals agree with the whole log</li>
+ *   <li>ML-19 a session deleted and created again never reuses a seq</li>
  * </ul>
  *
  * <h2>Session records ({@link dev.parley.tck.SessionRepositoryScenarios}, Heddle's session-repository

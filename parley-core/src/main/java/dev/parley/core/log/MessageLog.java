@@ -148,10 +148,10 @@ public interface MessageLog extends AutoCloseable {
     /**
      * The {@code seq} of the agent's most recent entry in the session: {@link #lastEntry}'s seq without reading or
      * decoding the entry, so a backend answers it from an index. A seq is never reused within a session (also after
-     * a truncation), so a caller that knows the seq of the last entry it saw learns from this one read whether the
-     * agent has written since, or been truncated. Two cases it cannot tell: a session deleted and created again may
-     * start its seqs over (the file store does), and on a {@code remote:} store a write that fell back has the
-     * fallback store's seq until the server assigns its own at replay. The default reads {@link #lastEntry}.
+     * a truncation, and by a session created again under its id after a deletion: the kit's ML-19), so a caller that
+     * knows the seq of the last entry it saw learns from this one read whether the agent has written since, or been
+     * truncated. One case it cannot tell: on a {@code remote:} store a write that fell back has the fallback store's
+     * seq until the server assigns its own at replay. The default reads {@link #lastEntry}.
      *
      * @return the highest {@code seq} of an entry written by {@code agent} in {@code session}; empty when there is
      *     none (also when the session does not exist)

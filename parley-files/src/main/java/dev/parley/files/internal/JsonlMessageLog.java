@@ -105,6 +105,12 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     private static final System.Logger LOG = System.getLogger(JsonlMessageLog.class.getName());
     /** The suffix of session files. */
     public static final String SUFFIX = ".jsonl";
+    /**
+     * The suffix of a session's tombstone ({@code <id>.jsonl.deleted}): one line, {@code {"type":"deleted","id":…,
+     * "highWater":N}}, the highest seq a deleted session of that id was given, so that a session created again under
+     * the id continues above it.
+     */
+    static final String TOMBSTONE_SUFFIX = SUFFIX + ".deleted";
     static final String CACHE = ".parley-catalog-cache.json";
     /** The cache file's format: 2 keys entries by {@link #stamp}; a cache of another version is ignored. */
     static final int CACHE_VERSION = 2;
@@ -338,7 +344,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             Map<EntryId, Entry> inGroup = new HashMap<>();
             Map<AgentId, Entry> lastInGroup = new HashMap<>();
             List<Pending> toWrite = new ArrayList<>(group.size());
-            long seq = index.highWater;
+            long seq = Math.max(index.highWater, deletedHighWater(session, index));
             long groupBytes = 0;
             boolean full = false;
             for (Pending p : group) {
@@ -568,6 +574,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 throw new NotFoundException("no entry " + entry + " in session " + session);
             }
             boolean[] cut = {false};
+            long highWater = Math.max(index.highWater, deletedHighWater(session, index));
             replace(file, out -> {
                 OutputStream stream = new BufferedOutputStream(Channels.newOutputStream(out), 1 << 16);
                 long[] number = {0};
@@ -582,7 +589,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                             ended.remove("more");
                             stream.write(Json.write(ended).getBytes(StandardCharsets.UTF_8));
                             stream.write('\n');
-                            stream.write(SessionFile.truncateLine(entry, index.highWater));
+                            stream.write(SessionFile.truncateLine(entry, highWater));
                             cut[0] = true;
                         } else {
                             stream.write(bytes, offset, length);
@@ -775,6 +782,26 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         }
         try {
             Boolean existed = locked(session, false, true, (channel, size) -> {
+                // Seqs are never reused, also by a session of this id created again: the tombstone keeps the
+                // highest seq handed out, durably, before the file goes.
+                long highWater;
+                try {
+                    SessionFile.Index index = refresh(session, channel, size);
+                    highWater = Math.max(index.highWater, deletedHighWater(session, index));
+                } catch (CorruptRecordException e) {
+                    // A damaged session is deleted all the same (as a damaged tombstone is replaced): every seq it
+                    // was given is named in one of its lines.
+                    long tombstone;
+                    try {
+                        tombstone = deletedHighWater(session, new SessionFile.Index());
+                    } catch (CorruptRecordException damaged) {
+                        tombstone = 0;
+                    }
+                    highWater = Math.max(tombstone, SessionFile.highestSeqNamed(channel, size, chunkBytes));
+                }
+                if (highWater > 0) {
+                    AtomicFiles.write(tombstoneOf(session), SessionFile.tombstoneLine(session, highWater));
+                }
                 Files.delete(file);
                 syncDirectory();
                 indexes.remove(session);
@@ -822,6 +849,20 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             throw new UnavailableException("cannot list " + dir + ": " + IoErrors.describe(e), e);
         }
         all.forEach(this::delete);
+        // A deleted scope leaves no trace of its sessions, their tombstones included: a session created in it again
+        // starts its seqs over.
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                if (p.getFileName().toString().endsWith(TOMBSTONE_SUFFIX)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+            syncDirectory();
+        } catch (NoSuchFileException e) {
+            return;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot delete the tombstones in " + dir + ": " + IoErrors.describe(e), e);
+        }
         synchronized (catalogLock) {
             try {
                 Files.deleteIfExists(dir.resolve(CACHE));
@@ -1299,6 +1340,31 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
 
     private static Instant modified(Path file) throws IOException {
         return Files.getLastModifiedTime(file).toInstant();
+    }
+
+    private Path tombstoneOf(SessionId session) {
+        return dir.resolve(session.value() + TOMBSTONE_SUFFIX);
+    }
+
+    /**
+     * The highest seq of the deleted sessions of this id (0 if none was deleted), from its tombstone: read once per
+     * index, under the file's exclusive lock. A tombstone is written before the deleted file goes, and a file of the
+     * id can only be created after that, so every index of a file created since reads it.
+     *
+     * @throws CorruptRecordException if the tombstone cannot be read as one
+     */
+    private long deletedHighWater(SessionId session, SessionFile.Index index) throws IOException {
+        if (index.deletedHighWater < 0) {
+            Path tombstone = tombstoneOf(session);
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(tombstone);
+            } catch (NoSuchFileException e) {
+                bytes = null;
+            }
+            index.deletedHighWater = bytes == null ? 0 : SessionFile.parseTombstone(bytes, session, tombstone);
+        }
+        return index.deletedHighWater;
     }
 
     private void syncDirectory() {

@@ -93,6 +93,11 @@ final class SessionFile {
         byte[] lastLine = new byte[0];
         long committedLines;
         long highWater;
+        /**
+         * The highest seq of the deleted sessions of this id ({@code JsonlMessageLog}'s tombstone), read once per
+         * index by the first write; -1 until then. Seqs are assigned above it and above {@link #highWater}.
+         */
+        long deletedHighWater = -1;
         long entries;
         long messages;
         /** Where each committed entry's line is, so that a retried append can read the stored entry back. */
@@ -161,6 +166,52 @@ final class SessionFile {
         o.put("after", after.value());
         o.put("highWater", highWater);
         return line(o);
+    }
+
+    /** A session's tombstone ({@code JsonlMessageLog.TOMBSTONE_SUFFIX}): the highest seq it was given. */
+    static byte[] tombstoneLine(SessionId session, long highWater) {
+        ObjectNode o = Json.object();
+        o.put("type", "deleted");
+        o.put("id", session.value());
+        o.put("highWater", highWater);
+        return line(o);
+    }
+
+    /**
+     * The highest seq a tombstone records.
+     *
+     * @throws CorruptRecordException if {@code bytes} are not the tombstone of {@code session}
+     */
+    static long parseTombstone(byte[] bytes, SessionId session, Path path) {
+        String location = path + ":1";
+        JsonNode node = parse(bytes, 0, bytes.length, location);
+        JsonNode highWater = node.path("highWater");
+        if (!"deleted".equals(node.path("type").asText()) || !session.value().equals(node.path("id").asText())
+                || !highWater.isIntegralNumber() || !highWater.canConvertToLong() || highWater.longValue() < 0) {
+            throw new CorruptRecordException(location, "not the tombstone of session " + session + ": expected"
+                    + " {\"type\":\"deleted\",\"id\":\"" + session + "\",\"highWater\":N}");
+        }
+        return highWater.longValue();
+    }
+
+    private static final java.util.regex.Pattern SEQ_NAMED =
+            java.util.regex.Pattern.compile("\"(?:seq|highWater)\"\\s*:\\s*(\\d{1,18})");
+
+    /**
+     * The highest number any line of a file names as a {@code "seq"} or a {@code "highWater"}, read without parsing
+     * the lines: an upper bound of the seqs a damaged file was given (a number in a message's text may raise it, which
+     * only makes the bound higher).
+     */
+    static long highestSeqNamed(FileChannel channel, long size, int chunkBytes) throws IOException {
+        long[] highest = {0};
+        lines(channel, 0, size, chunkBytes, (bytes, offset, length, start, terminated) -> {
+            java.util.regex.Matcher m = SEQ_NAMED.matcher(new String(bytes, offset, length,
+                    StandardCharsets.ISO_8859_1));
+            while (m.find()) {
+                highest[0] = Math.max(highest[0], Long.parseLong(m.group(1)));
+            }
+        });
+        return highest[0];
     }
 
     private static byte[] line(ObjectNode o) {
