@@ -133,6 +133,10 @@ class SessionServiceTest {
         assertThat(lost.stableCode()).isEqualTo("CHAT_SESSION_LEASE_LOST");
         assertThat(lost.actual().ownerId()).isEqualTo("me");
         assertThat(lost.actual().hostId()).isEqualTo("host-2");
+        // From a break-it pass: the message named only the holder's owner id and token, the caller's own when the
+        // refusal came from another host id; it names the host and when the lease was last seen.
+        assertThat(lost).hasMessageContaining("on host host-2").hasMessageContaining("token 2")
+                .hasMessageContaining("last seen").hasMessageContaining("same owner id and host id");
 
         service.releaseLease(mine); // a foreign owner's lease is left alone
         assertThat(store.sessions().orElseThrow().read("s1").orElseThrow().session().lease()).isNotNull();

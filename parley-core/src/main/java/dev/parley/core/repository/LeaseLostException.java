@@ -17,8 +17,10 @@ public final class LeaseLostException extends ParleyException {
 
     public LeaseLostException(String sessionId, long expectedToken, @Nullable Lease actual) {
         super("the lease on session " + sessionId + " with fencing token " + expectedToken + " is lost"
-                + (actual == null ? " (no lease is held)" : " (held by " + actual.ownerId() + " with token "
-                + actual.fencingToken() + ")"), null);
+                + (actual == null ? " (no lease is held)" : " (held by " + actual.ownerKind() + " owner "
+                + actual.ownerId() + (actual.hostId() == null ? " with no host id" : " on host " + actual.hostId())
+                + ", token " + actual.fencingToken() + ", last seen " + actual.lastSeenAt()
+                + "; a lease is held by the same owner id and host id, while it is fresh)"), null);
         this.sessionId = sessionId;
         this.expectedToken = expectedToken;
         this.actual = actual;
