@@ -416,20 +416,24 @@ public final class Importer {
     /**
      * Reports, as warnings, every tool result that answers no call made before it in its agent's entries, and every
      * call that no result answers; the records are kept as they are (a provider would reject them, an export leaves
-     * them out and says so).
+     * them out and says so). An agent's entries may come in several runs (a Parley export interleaves agents in
+     * insertion order): they are paired across all of them, in order.
      */
     static void reportToolPairs(ParsedSession ps, Listener listener) {
+        record Call(ParsedAgent run, int index) {}
+        Map<AgentId, Map<String, Call>> callsByAgent = new LinkedHashMap<>();
+        Map<AgentId, Set<String>> answeredByAgent = new HashMap<>();
         for (ParsedAgent agent : ps.agents()) {
             Path file = agent.source() != null ? agent.source() : sourceOf(ps);
-            Map<String, Integer> calls = new LinkedHashMap<>();
-            Set<String> answered = new HashSet<>();
+            Map<String, Call> calls = callsByAgent.computeIfAbsent(agent.agent(), a -> new LinkedHashMap<>());
+            Set<String> answered = answeredByAgent.computeIfAbsent(agent.agent(), a -> new HashSet<>());
             for (int i = 0; i < agent.entries().size(); i++) {
                 if (!(agent.entries().get(i).payload() instanceof dev.parley.core.model.Message m)) {
                     continue;
                 }
                 for (dev.parley.core.model.ContentBlock b : m.content()) {
                     if (b instanceof dev.parley.core.model.ContentBlock.ToolCall c && c.id() != null) {
-                        calls.putIfAbsent(c.id(), i);
+                        calls.putIfAbsent(c.id(), new Call(agent, i));
                     } else if (b instanceof dev.parley.core.model.ContentBlock.ToolResult r) {
                         if (!calls.containsKey(r.callId())) {
                             listener.problem(new ImportProblem(file, agent.lineOf(i), where(ps, agent, i)
@@ -440,13 +444,15 @@ public final class Importer {
                     }
                 }
             }
-            calls.forEach((id, i) -> {
-                if (!answered.contains(id)) {
-                    listener.problem(new ImportProblem(file, agent.lineOf(i), where(ps, agent, i)
-                            + "dangling tool call " + id + ": no result answers it (kept as it is)", false, id, null));
-                }
-            });
         }
+        callsByAgent.forEach((agentId, calls) -> calls.forEach((id, call) -> {
+            if (!answeredByAgent.get(agentId).contains(id)) {
+                ParsedAgent run = call.run();
+                Path file = run.source() != null ? run.source() : sourceOf(ps);
+                listener.problem(new ImportProblem(file, run.lineOf(call.index()), where(ps, run, call.index())
+                        + "dangling tool call " + id + ": no result answers it (kept as it is)", false, id, null));
+            }
+        }));
     }
 
     /** Where a record without a line is: its position in its conversation (and the conversation's in the file). */

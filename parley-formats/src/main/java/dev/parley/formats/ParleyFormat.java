@@ -86,6 +86,7 @@ final class ParleyFormat {
         List<ParsedAgent> runs = new ArrayList<>();
         AgentId current = null;
         List<NewEntry> run = new ArrayList<>();
+        List<Integer> runLines = new ArrayList<>();
         java.util.Set<dev.parley.core.EntryId> seen = new java.util.HashSet<>();
         for (JsonLines.Line l : lines.subList(1, lines.size())) {
             ObjectNode body = l.node().deepCopy();
@@ -112,14 +113,16 @@ final class ParleyFormat {
                 throw new SourceFileException(file, l.number(), "parent " + e.parentId() + " is not an earlier entry");
             }
             if (current != null && !current.equals(e.agentId())) {
-                runs.add(new ParsedAgent(current, file, run));
+                runs.add(new ParsedAgent(current, file, run, runLines));
                 run = new ArrayList<>();
+                runLines = new ArrayList<>();
             }
             current = e.agentId();
             run.add(e.toNewEntry());
+            runLines.add(l.number());
         }
         if (current != null) {
-            runs.add(new ParsedAgent(current, file, run));
+            runs.add(new ParsedAgent(current, file, run, runLines));
         }
         String origin = JsonSupport.text(header, "origin");
         return new ParsedSession(Format.PARLEY, id, origin != null ? origin : "parley:" + id,

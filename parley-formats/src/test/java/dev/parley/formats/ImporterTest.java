@@ -301,6 +301,44 @@ class ImporterTest {
                 .isEqualTo(export(s, Format.CLAUDE_CODE, AgentId.MAIN));
     }
 
+    /**
+     * Found by a newcomer's trial: a Parley export of the demo (an orchestrator and two workers, interleaved) warned,
+     * on re-import, of dangling calls and orphan results that every agent does pair: the export's runs of one agent
+     * were each checked alone, and the warnings named a message's place in its run, not the file's line.
+     */
+    @Test
+    void parleyExportOfInterleavedAgents_pairsToolCallsPerAgentAcrossRuns_andNamesLines() throws Exception {
+        SessionId s = new SessionId("interleaved");
+        AgentId orchestrator = new AgentId("orchestrator");
+        AgentId worker = new AgentId("worker-1");
+        var call = dev.parley.core.model.Message.assistant(List.of(new dev.parley.core.model.ContentBlock.ToolCall(
+                "d1", "delegate", dev.parley.core.RawJson.of("{}"))));
+        var result = dev.parley.core.model.Message.toolResults(List.of(new dev.parley.core.model.ContentBlock.ToolResult(
+                "d1", "delegate", List.of(new dev.parley.core.model.ContentBlock.Text("done")), false, true)));
+        var lonely = dev.parley.core.model.Message.assistant(List.of(new dev.parley.core.model.ContentBlock.ToolCall(
+                "d2", "delegate", dev.parley.core.RawJson.of("{}"))));
+        IdGenerator ids = IdGenerator.uuidV7();
+        var e1 = ids.newEntryId();
+        var w1 = ids.newEntryId();
+        var e2 = ids.newEntryId();
+        var e3 = ids.newEntryId();
+        log.log().append(s, orchestrator, List.of(NewEntry.of(e1, null, null, call)));
+        log.log().append(s, worker, List.of(NewEntry.of(w1, null, null, dev.parley.core.model.Message.user("task"))));
+        log.log().append(s, orchestrator, List.of(NewEntry.of(e2, e1, null, result)));
+        log.log().append(s, orchestrator, List.of(NewEntry.of(e3, e2, null, lonely)));
+        Path exported = dir.resolve("export.jsonl");
+        Files.writeString(exported, export(s, Format.PARLEY, null));
+
+        Recorder r = new Recorder();
+        new Importer(MemoryStore.open(), ids).importPaths(List.of(exported), null, r);
+
+        assertThat(r.fatal()).isEmpty();
+        assertThat(r.problems).singleElement().satisfies(p -> {
+            assertThat(p.message()).contains("dangling tool call d2");
+            assertThat(p.line()).isEqualTo(5); // the header, then one line per entry
+        });
+    }
+
     @Test
     void crossFormatExport_convertsTheModel() throws Exception {
         importPaths(write("s.jsonl", U1, A1));
