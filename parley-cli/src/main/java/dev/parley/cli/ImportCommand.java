@@ -165,8 +165,10 @@ final class ImportCommand implements Callable<Integer> {
         bar.close();
         int failedInputs = Math.max(rejected, fatal[0]);
         int failed = failedInputs + unsent[0];
-        if (seen[0] == 0 && failed == 0 && !json) {
-            err.println("parley: no transcripts found in " + paths);
+        boolean none = seen[0] == 0 && failed == 0;
+        if (none && !json) {
+            err.println("parley: no transcripts found in " + paths + (skipped[0] == 0 ? ""
+                    : " (" + Terminal.count(skipped[0], "file was", "files were") + " of no format Parley reads)"));
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         if (json) {
@@ -192,6 +194,11 @@ final class ImportCommand implements Callable<Integer> {
         err.flush();
         if (failedInputs > 0) {
             return ErrorCode.INVALID_INPUT.exitCode();
+        }
+        if (none) {
+            // Nothing to import where the paths point: most likely the wrong place (a file named alone that is no
+            // transcript is already invalid input). A script that imports a directory which may be empty can allow 3.
+            return ErrorCode.NOT_FOUND.exitCode();
         }
         return comparedWithFallback[0] > 0 ? ErrorCode.UNAVAILABLE.exitCode() : 0;
     }

@@ -81,6 +81,27 @@ class TranscriptCommandsTest {
         assertThat(summary.has("seconds")).isTrue();
     }
 
+    /**
+     * Found by a newcomer's trial: a directory with no transcript in it ("no transcripts found") exited 0, while the
+     * same file named alone exited 2; pointing import at the wrong place looked like success to a script.
+     */
+    @Test
+    void import_ofDirectoriesWithNoTranscript_isNotFound_exit3_andNamesWhatWasSkipped() throws Exception {
+        String store = "sqlite:" + dir.resolve("p.db");
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Path notes = Files.createDirectories(dir.resolve("notes"));
+        Files.writeString(notes.resolve("settings.json"), "{\"theme\": \"dark\"}\n");
+
+        CliRun none = parley("--store", store, "import", empty.toString());
+        CliRun skipped = parley("--store", store, "import", notes.toString());
+
+        assertThat(none.exit()).as(none.err()).isEqualTo(3);
+        assertThat(none.err()).contains("no transcripts found in [" + empty + "]");
+        assertThat(skipped.exit()).as(skipped.err()).isEqualTo(3);
+        assertThat(skipped.err()).contains("no transcripts found").contains("1 file was of no format Parley reads");
+        assertThat(parley("--store", store, "import", rollout().toString()).exit()).isZero();
+    }
+
     @Test
     void importText_endsWithASummaryLine_andReimportIsUnchanged() throws Exception {
         String store = "sqlite:" + dir.resolve("p.db");
