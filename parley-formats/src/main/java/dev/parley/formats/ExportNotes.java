@@ -81,7 +81,7 @@ final class ExportNotes {
             if (cut.contains(e.id())) {
                 cutRecords++;
             } else if (history(e) && target != Format.CLAUDE_CODE && target != Format.PI) {
-                leftOut("messages on other branches (a " + target + " conversation is one path of the tree)",
+                leftOut("messages on other branches (" + target.withArticle() + " conversation is one path of the tree)",
                         e.id().value());
             } else {
                 leftOut(describe(e) + " (no form in " + target + ")", typeOf(e));

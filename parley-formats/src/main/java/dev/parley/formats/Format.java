@@ -37,6 +37,11 @@ public enum Format {
         return cliName;
     }
 
+    /** The name with its indefinite article, for messages: "an openai-chat", "a codex". */
+    public String withArticle() {
+        return ("aeiou".indexOf(cliName.charAt(0)) >= 0 ? "an " : "a ") + cliName;
+    }
+
     /** Whether the format is JSONL with one record per entry (else one JSON document per conversation). */
     public boolean lineBased() {
         return lineBased;

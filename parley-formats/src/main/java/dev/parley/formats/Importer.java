@@ -174,7 +174,7 @@ public final class Importer {
                     if (seen != null && seen != format && (seen == Format.CLAUDE_CODE || seen == Format.PI
                             || seen == Format.PARLEY || seen == Format.CODEX)) {
                         listener.problem(ImportProblem.fatal(file, 1, "--format " + format.cliName()
-                                + " does not fit: the file is a " + seen.cliName() + " transcript"));
+                                + " does not fit: the file is " + seen.withArticle() + " transcript"));
                         rejected++;
                         continue;
                     }

@@ -281,4 +281,13 @@ class RegressionTest {
             }
         }
     }
+
+    /** Found by a newcomer's trial: an export's note read "a openai-chat conversation is one path of the tree". */
+    @Test
+    void formatNames_takeTheirArticle() {
+        assertThat(Format.OPENAI_CHAT.withArticle()).isEqualTo("an openai-chat");
+        assertThat(Format.AIDER.withArticle()).isEqualTo("an aider");
+        assertThat(Format.CODEX.withArticle()).isEqualTo("a codex");
+        assertThat(Format.CLAUDE_CODE.withArticle()).isEqualTo("a claude-code");
+    }
 }

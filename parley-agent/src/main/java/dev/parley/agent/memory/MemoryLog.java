@@ -91,6 +91,7 @@ public final class MemoryLog<M> {
     public static final String WRITER_KEY = "parley.memory.writer";
     private static final int MAX_ATTEMPTS = 16;
     private static final int MAX_PENDING_READS = 64;
+    private static final int TITLE_ID_LENGTH = 64;
 
     private final MessageLog log;
     private final @Nullable SessionCatalog catalog;
@@ -659,10 +660,21 @@ public final class MemoryLog<M> {
         meta.put("framework", codec.framework());
         meta.put("id", memoryId);
         try {
-            catalog.create(new NewSession(session, null, null, Map.of(MemoryIds.METADATA_KEY, Json.raw(meta))));
+            catalog.create(new NewSession(session, titleOf(memoryId), null,
+                    Map.of(MemoryIds.METADATA_KEY, Json.raw(meta))));
         } catch (AlreadyExistsException e) {
             // another writer created it first; its owner is checked on the next load
         }
+    }
+
+    /**
+     * The title of a memory's session in the catalog (the session browser's list, {@code parley sessions}):
+     * "spring-ai memory demo", the memory id cut to {@value #TITLE_ID_LENGTH} code points.
+     */
+    private String titleOf(String memoryId) {
+        String id = memoryId.codePointCount(0, memoryId.length()) <= TITLE_ID_LENGTH ? memoryId
+                : memoryId.substring(0, memoryId.offsetByCodePoints(0, TITLE_ID_LENGTH - 1)) + "…";
+        return codec.framework() + " memory " + id;
     }
 
     private static EntryId entryId(long ordinal) {

@@ -43,6 +43,20 @@ class MemoryLogTest {
         return store.log().load(MemoryIds.sessionId(memoryId), MemoryLog.AGENT);
     }
 
+    /** Found by a newcomer's trial: a memory's session was the one untitled row of the catalog. */
+    @Test
+    void set_createsTheSessionTitledByFrameworkAndMemoryId() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("demo", List.of("hello"));
+            memory.set("x".repeat(100), List.of("hello"));
+            var catalog = store.catalog().orElseThrow();
+            assertThat(catalog.find(memory.sessionId("demo")).orElseThrow().title()).isEqualTo("test memory demo");
+            assertThat(catalog.find(memory.sessionId("x".repeat(100))).orElseThrow().title())
+                    .isEqualTo("test memory " + "x".repeat(63) + "…");
+        }
+    }
+
     @Test
     void set_growingList_appendsOnlyTheNewMessages() {
         try (Store store = open()) {
