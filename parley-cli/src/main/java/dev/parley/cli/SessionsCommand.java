@@ -77,6 +77,7 @@ final class SessionsCommand implements Callable<Integer> {
         if (records || scope != null || workspace != null || archived != null || pinned) {
             return listRecords(out);
         }
+        long fellBackBefore = root.fallbacks();
         SessionPage page = root.catalog().list(cursor, limit);
         if (json) {
             ObjectNode o = Json.object();
@@ -93,7 +94,9 @@ final class SessionsCommand implements Callable<Integer> {
             return 0;
         }
         if (page.sessions().isEmpty()) {
-            out.println(cursor == null ? "no sessions in " + root.storeLabel() : "no more sessions");
+            String where = root.fallbacks() > fellBackBefore ? "the fallback store of " + root.storeLabel()
+                    + " (the server did not answer; it may hold sessions)" : root.storeLabel();
+            out.println(cursor == null ? "no sessions in " + where : "no more sessions");
             return 0;
         }
         out.printf("%-36s  %-19s  %8s  %8s  %s%n", "SESSION", "UPDATED (UTC)", "ENTRIES", "MESSAGES", "TITLE");

@@ -374,6 +374,20 @@ class RemoteCommandsTest {
         }
     }
 
+    /** Found by a newcomer's trial: with the server down, an empty fallback read "no sessions in remote:…". */
+    @Test
+    void sessions_whileTheServerIsDown_saysTheEmptyListIsTheFallbacks() {
+        append("on-server", "hello");
+        String uri = remote("&parley.timeout=1000");
+        server.close();
+
+        Run run = parley("--store", uri, "sessions");
+
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("no sessions in the fallback store of remote:")
+                .contains("the server did not answer; it may hold sessions");
+    }
+
     /** A command whose calls fell back ends with one line that says so, where they went and how to follow up. */
     @Test
     void chat_whileTheServerIsDown_endsSayingItFellBack() throws Exception {
