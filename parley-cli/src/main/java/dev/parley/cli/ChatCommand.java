@@ -106,6 +106,7 @@ final class ChatCommand implements Callable<Integer> {
         Store store = root.store();
         boolean terminal = System.console() != null && prompt == null;
         // An interactive chat names its session in the banner; otherwise the choice is said once, on standard error.
+        long fellBackBefore = root.fallbacks();
         SessionId id = chooseSession(store, terminal ? null : err);
         Clock clock = Clock.systemUTC();
         AgentSession agentSession = new AgentSession(store.log(), id, new AgentId(agent), IdGenerator.uuidV7(), clock);
@@ -114,6 +115,9 @@ final class ChatCommand implements Callable<Integer> {
         }
         String modelId = modelId();
         Agent chat = Agent.resume(AgentConfig.of(provider, modelId, system), modelProvider, agentSession, clock);
+        if (!startsASession()) {
+            refuseResumingOnTheFallback(id, fellBackBefore); // the lookup or the history load fell back
+        }
         ConsoleReceiver receiver = new ConsoleReceiver(out, "");
 
         Message dangling = chat.danglingPrompt().orElse(null);
@@ -286,13 +290,11 @@ final class ChatCommand implements Callable<Integer> {
             throw new InvalidInputException("--continue resumes the most recent session: give no SESSION and no --new");
         }
         Optional<SessionCatalog> catalog = store.catalog();
-        long fellBackBefore = root.fallbacks();
         SessionId chosen;
         if (continueLatest) {
             chosen = catalog.flatMap(SessionCatalog::findMostRecent).map(SessionInfo::id).orElseThrow(() ->
                     new NotFoundException("no session to continue in " + root.storeLabel()
                             + (catalog.isEmpty() ? " (it keeps no sessions)" : "") + "; run parley chat to start one"));
-            refuseResumingOnTheFallback(chosen, fellBackBefore);
             say(announce, "session " + chosen);
         } else if (session == null) {
             chosen = IdGenerator.uuidV7().newSessionId();
@@ -317,15 +319,14 @@ final class ChatCommand implements Callable<Integer> {
             } catch (NotFoundException e) {
                 throw new NotFoundException(e.getMessage() + "; pass --new to create it", e);
             }
-            refuseResumingOnTheFallback(chosen, fellBackBefore);
         }
         return chosen;
     }
 
     /**
-     * Refuses to resume a session found through a {@code remote:} store's fallback (the lookup since
-     * {@code fellBackBefore} fell back because the server did not answer): the fallback's copy may be behind the
-     * server's, so a turn added to it would fork the session, and the replay would refuse it.
+     * Refuses to resume a session read through a {@code remote:} store's fallback (a call since {@code fellBackBefore}
+     * — the lookup, or the load of its history — fell back because the server did not answer): the fallback's copy
+     * may be behind the server's, so a turn added to it would fork the session, and the replay would refuse it.
      *
      * @throws UnavailableException if the lookup fell back
      */

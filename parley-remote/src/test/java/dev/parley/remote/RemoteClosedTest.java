@@ -55,4 +55,36 @@ class RemoteClosedTest {
                     .satisfies(e -> assertThat(e.message().text()).isEqualTo("before close"));
         }
     }
+
+    /**
+     * Found by a review: with writes pending in the journal, a call on the closed store first replayed them, each
+     * replay met "closed", and each was filed as refused by the server — a conflict, never replayed again. They stay
+     * pending, and the next store replays them.
+     */
+    @Test
+    void closedRemoteStoreWithPendingWrites_keepsThemPending_forTheNextOpen() {
+        String remote;
+        RemoteStore store;
+        try (TestServers.Served first = TestServers.serve("sqlite:" + dir.resolve("first.db"))) {
+            remote = TestServers.remote(first.url(), dir, "&parley.timeout=1000");
+            store = (RemoteStore) Stores.open(remote);
+        }
+        store.log().append(SESSION, AgentId.MAIN, List.of(NewEntry.of(IdGenerator.uuidV7().newEntryId(), null,
+                Instant.now(), Message.user("fell back"))), Usage.ZERO);
+        assertThat(store.stats().pending()).isEqualTo(1);
+        store.close();
+
+        assertThatThrownBy(() -> store.log().load(SESSION, AgentId.MAIN)).isInstanceOf(UnavailableException.class);
+        assertThatThrownBy(store::sync).isInstanceOf(UnavailableException.class);
+
+        try (TestServers.Served second = TestServers.serve("sqlite:" + dir.resolve("second.db"));
+             RemoteStore again = (RemoteStore) Stores.open(TestServers.remote(second.url(), dir, ""))) {
+            SyncReport report = again.sync();
+            assertThat(report.replayed()).isEqualTo(1);
+            assertThat(report.conflicts()).isZero();
+            assertThat(again.status().conflicts()).isZero();
+            assertThat(second.store().log().load(SESSION, AgentId.MAIN)).singleElement()
+                    .satisfies(e -> assertThat(e.message().text()).isEqualTo("fell back"));
+        }
+    }
 }

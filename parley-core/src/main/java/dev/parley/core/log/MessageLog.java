@@ -150,8 +150,9 @@ public interface MessageLog extends AutoCloseable {
      * decoding the entry, so a backend answers it from an index. A seq is never reused within a session (also after
      * a truncation, and by a session created again under its id after a deletion: the kit's ML-19), so a caller that
      * knows the seq of the last entry it saw learns from this one read whether the agent has written since, or been
-     * truncated. One case it cannot tell: on a {@code remote:} store a write that fell back has the fallback store's
-     * seq until the server assigns its own at replay. The default reads {@link #lastEntry}.
+     * truncated. Two cases it cannot tell: after {@link dev.parley.core.store.Store#deleteScope()}, which erases a
+     * scope whole, the JSON file store's sessions start their seqs over; and on a {@code remote:} store a write that
+     * fell back has the fallback store's seq until the server assigns its own at replay. The default reads {@link #lastEntry}.
      *
      * @return the highest {@code seq} of an entry written by {@code agent} in {@code session}; empty when there is
      *     none (also when the session does not exist)

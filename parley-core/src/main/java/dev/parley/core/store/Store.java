@@ -69,7 +69,8 @@ public interface Store extends AutoCloseable {
     /**
      * Removes everything this store's scope holds: the log's sessions with their entries and usage, and the
      * session records and archives. Administrative (deleting a tenant, the conformance kit's clean-up); other scopes
-     * are untouched.
+     * are untouched. Nothing of the scope's sessions is kept, not even what keeps a deleted session's seqs from being
+     * given again ({@code jsonl:} keeps no trace; the databases' seqs are store-wide and go on rising).
      *
      * @throws dev.parley.core.UnavailableException if the backend failed; what was removed before the failure
      *     stays removed

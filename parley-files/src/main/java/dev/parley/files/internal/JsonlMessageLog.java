@@ -344,7 +344,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
             Map<EntryId, Entry> inGroup = new HashMap<>();
             Map<AgentId, Entry> lastInGroup = new HashMap<>();
             List<Pending> toWrite = new ArrayList<>(group.size());
-            long seq = Math.max(index.highWater, deletedHighWater(session, index));
+            long seq = seqFloor(session, index);
             long groupBytes = 0;
             boolean full = false;
             for (Pending p : group) {
@@ -574,7 +574,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                 throw new NotFoundException("no entry " + entry + " in session " + session);
             }
             boolean[] cut = {false};
-            long highWater = Math.max(index.highWater, deletedHighWater(session, index));
+            long highWater = seqFloor(session, index);
             replace(file, out -> {
                 OutputStream stream = new BufferedOutputStream(Channels.newOutputStream(out), 1 << 16);
                 long[] number = {0};
@@ -776,31 +776,19 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     @Override
     public boolean delete(SessionId session) {
         ensureOpen();
+        return delete(session, true);
+    }
+
+    /** @param keepSeqs whether to write the tombstone (not for a scope's deletion, whose seqs start over) */
+    private boolean delete(SessionId session, boolean keepSeqs) {
         Path file = fileOf(session);
         if (!Files.exists(file)) {
             return false;
         }
         try {
             Boolean existed = locked(session, false, true, (channel, size) -> {
-                // Seqs are never reused, also by a session of this id created again: the tombstone keeps the
-                // highest seq handed out, durably, before the file goes.
-                long highWater;
-                try {
-                    SessionFile.Index index = refresh(session, channel, size);
-                    highWater = Math.max(index.highWater, deletedHighWater(session, index));
-                } catch (CorruptRecordException e) {
-                    // A damaged session is deleted all the same (as a damaged tombstone is replaced): every seq it
-                    // was given is named in one of its lines.
-                    long tombstone;
-                    try {
-                        tombstone = deletedHighWater(session, new SessionFile.Index());
-                    } catch (CorruptRecordException damaged) {
-                        tombstone = 0;
-                    }
-                    highWater = Math.max(tombstone, SessionFile.highestSeqNamed(channel, size, chunkBytes));
-                }
-                if (highWater > 0) {
-                    AtomicFiles.write(tombstoneOf(session), SessionFile.tombstoneLine(session, highWater));
+                if (keepSeqs) {
+                    writeTombstone(session, channel, size);
                 }
                 Files.delete(file);
                 syncDirectory();
@@ -827,8 +815,38 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
+     * Writes the session's tombstone, durably, before its file goes (under the file's exclusive lock): the highest seq
+     * handed out, so that a session of this id created again is given none of its seqs. A damaged session (or
+     * tombstone) is deleted all the same: its bound is the highest seq its readable lines name, plus one for each line
+     * (a damaged line holds at most one seq more), and the highest the index of this process had read.
+     */
+    private void writeTombstone(SessionId session, FileChannel channel, long size) throws IOException {
+        Path tombstone = tombstoneOf(session);
+        SessionFile.Index cached = indexes.get(session);
+        long highWater;
+        try {
+            SessionFile.Index index = refresh(session, channel, size);
+            highWater = Math.max(index.highWater, readTombstone(session));
+        } catch (CorruptRecordException e) {
+            long before = 0;
+            if (Files.exists(tombstone)) {
+                byte[] bytes = Files.readAllBytes(tombstone);
+                before = SessionFile.highestSeqNamed(bytes);
+            }
+            highWater = Math.max(Math.max(before, cached == null ? 0 : cached.highWater),
+                    SessionFile.seqBound(channel, size, chunkBytes));
+        }
+        if (highWater > 0) {
+            AtomicFiles.write(tombstone, SessionFile.tombstoneLine(session, highWater));
+        } else {
+            Files.deleteIfExists(tombstone);
+        }
+    }
+
+    /**
      * Deletes every session of this log with its set-aside tails, and the catalog cache: the log's part of
-     * {@link dev.parley.core.store.Store#deleteScope()}. Other files in the directory are left alone.
+     * {@link dev.parley.core.store.Store#deleteScope()}. Other files in the directory are left alone. The scope's
+     * sessions are gone with their tombstones: a session created in it again starts its seqs over.
      *
      * @throws UnavailableException if a file cannot be deleted; what was deleted stays deleted
      */
@@ -848,7 +866,7 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         } catch (IOException e) {
             throw new UnavailableException("cannot list " + dir + ": " + IoErrors.describe(e), e);
         }
-        all.forEach(this::delete);
+        all.forEach(session -> delete(session, false));
         // A deleted scope leaves no trace of its sessions, their tombstones included: a session created in it again
         // starts its seqs over.
         try (Stream<Path> files = Files.list(dir)) {
@@ -1347,24 +1365,35 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     }
 
     /**
-     * The highest seq of the deleted sessions of this id (0 if none was deleted), from its tombstone: read once per
-     * index, under the file's exclusive lock. A tombstone is written before the deleted file goes, and a file of the
-     * id can only be created after that, so every index of a file created since reads it.
+     * The highest seq handed out in the session so far, the seqs of deleted sessions of its id included: the file's
+     * own, once it has entries (each was given above the tombstone), else its tombstone's, read once per index under
+     * the file's exclusive lock. A tombstone is written before the deleted file goes, and a file of the id can only be
+     * created after that, so every index of a file created since reads it.
+     *
+     * @throws CorruptRecordException if the session has no entry yet and its tombstone cannot be read as one
+     */
+    private long seqFloor(SessionId session, SessionFile.Index index) throws IOException {
+        if (index.highWater > 0) {
+            return index.highWater;
+        }
+        if (index.deletedHighWater < 0) {
+            index.deletedHighWater = readTombstone(session);
+        }
+        return index.deletedHighWater;
+    }
+
+    /**
+     * The highest seq the session's tombstone records, 0 when there is none.
      *
      * @throws CorruptRecordException if the tombstone cannot be read as one
      */
-    private long deletedHighWater(SessionId session, SessionFile.Index index) throws IOException {
-        if (index.deletedHighWater < 0) {
-            Path tombstone = tombstoneOf(session);
-            byte[] bytes;
-            try {
-                bytes = Files.readAllBytes(tombstone);
-            } catch (NoSuchFileException e) {
-                bytes = null;
-            }
-            index.deletedHighWater = bytes == null ? 0 : SessionFile.parseTombstone(bytes, session, tombstone);
+    private long readTombstone(SessionId session) throws IOException {
+        Path tombstone = tombstoneOf(session);
+        try {
+            return SessionFile.parseTombstone(Files.readAllBytes(tombstone), session, tombstone);
+        } catch (NoSuchFileException e) {
+            return 0;
         }
-        return index.deletedHighWater;
     }
 
     private void syncDirectory() {

@@ -94,8 +94,8 @@ final class SessionFile {
         long committedLines;
         long highWater;
         /**
-         * The highest seq of the deleted sessions of this id ({@code JsonlMessageLog}'s tombstone), read once per
-         * index by the first write; -1 until then. Seqs are assigned above it and above {@link #highWater}.
+         * The highest seq of the deleted sessions of this id ({@code JsonlMessageLog}'s tombstone), read by the first
+         * write to a file with no entry yet; -1 until then. The first seq is assigned above it.
          */
         long deletedHighWater = -1;
         long entries;
@@ -198,20 +198,34 @@ final class SessionFile {
             java.util.regex.Pattern.compile("\"(?:seq|highWater)\"\\s*:\\s*(\\d{1,18})");
 
     /**
-     * The highest number any line of a file names as a {@code "seq"} or a {@code "highWater"}, read without parsing
-     * the lines: an upper bound of the seqs a damaged file was given (a number in a message's text may raise it, which
-     * only makes the bound higher).
+     * A bound of the seqs a damaged file was given, read without parsing its lines: the highest number any line names
+     * as a {@code "seq"} or a {@code "highWater"}, plus one for each line, since a damaged line holds at most one seq
+     * more than those before it (a number in a message's text may raise the bound, which is harmless). Only a damaged
+     * {@code truncate} record whose every later line is damaged too can hide a higher seq.
      */
-    static long highestSeqNamed(FileChannel channel, long size, int chunkBytes) throws IOException {
+    static long seqBound(FileChannel channel, long size, int chunkBytes) throws IOException {
         long[] highest = {0};
+        long[] lines = {0};
         lines(channel, 0, size, chunkBytes, (bytes, offset, length, start, terminated) -> {
-            java.util.regex.Matcher m = SEQ_NAMED.matcher(new String(bytes, offset, length,
-                    StandardCharsets.ISO_8859_1));
-            while (m.find()) {
-                highest[0] = Math.max(highest[0], Long.parseLong(m.group(1)));
-            }
+            lines[0]++;
+            highest[0] = Math.max(highest[0], highestSeqNamed(new String(bytes, offset, length,
+                    StandardCharsets.ISO_8859_1)));
         });
-        return highest[0];
+        return highest[0] + lines[0];
+    }
+
+    /** The highest number {@code bytes} name as a {@code "seq"} or a {@code "highWater"} (a damaged tombstone's). */
+    static long highestSeqNamed(byte[] bytes) {
+        return highestSeqNamed(new String(bytes, StandardCharsets.ISO_8859_1));
+    }
+
+    private static long highestSeqNamed(String text) {
+        long highest = 0;
+        java.util.regex.Matcher m = SEQ_NAMED.matcher(text);
+        while (m.find()) {
+            highest = Math.max(highest, Long.parseLong(m.group(1)));
+        }
+        return highest;
     }
 
     private static byte[] line(ObjectNode o) {

@@ -116,6 +116,7 @@ public final class Node implements AutoCloseable {
      */
     public <T> T read(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                       Function<Store, T> onFallback) {
+        transport.requireOpen(); // before the replay that catches up: a closed store replays nothing
         calls.incrementAndGet();
         if (!catchUp()) {
             return fellBack(scope, label, new Outage("writes that fell back are not replayed yet"), onFallback);
@@ -137,6 +138,7 @@ public final class Node implements AutoCloseable {
      */
     public <T> T write(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                        Function<Store, T> onFallback) {
+        transport.requireOpen(); // before the replay that catches up: a closed store replays nothing
         calls.incrementAndGet();
         if (catchUp()) {
             try {
@@ -171,6 +173,7 @@ public final class Node implements AutoCloseable {
 
     /** A call with no fallback (session records, archives): an outage is an {@link UnavailableException}. */
     public JsonNode strict(@Nullable String scope, Request request) {
+        transport.requireOpen();
         calls.incrementAndGet();
         try {
             return transport.send(request, scope);
@@ -225,6 +228,7 @@ public final class Node implements AutoCloseable {
      * @return what was replayed, refused and left pending
      */
     public SyncReport replay() {
+        transport.requireOpen();
         return journal.locked(() -> {
             int replayed = 0;
             int refused = 0;
@@ -239,7 +243,7 @@ public final class Node implements AutoCloseable {
                     for (RemoteListener l : listeners) {
                         l.replayed(op.label());
                     }
-                } catch (Outage e) {
+                } catch (Outage | StoreClosed e) { // a closed store leaves the rest for the next open
                     return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
                 } catch (CredentialsRefused e) { // not a verdict on the write: it waits for credentials the server takes
                     LOG.warn("remote store {}: the replay stopped, the server refused this client's credentials; {}"

@@ -72,9 +72,10 @@ public final class Transport {
         closed = true;
     }
 
-    private void requireOpen() {
+    /** @throws StoreClosed if the store is closed */
+    void requireOpen() {
         if (closed) {
-            throw new UnavailableException("the remote store " + settings.server() + " is closed", null);
+            throw new StoreClosed("the remote store " + settings.server() + " is closed");
         }
     }
 
@@ -104,7 +105,7 @@ public final class Transport {
      * @throws Outage if the server did not answer (see {@link Outage}); the breaker counts it
      * @throws CredentialsRefused if the server refused the caller's credentials (HTTP 401 or 403)
      * @throws ParleyException the error the server answered with, of the type it raised
-     * @throws UnavailableException if the store is closed ({@link #close()}); nothing was sent
+     * @throws StoreClosed if the store is closed ({@link #close()}); nothing was sent
      */
     public JsonNode send(Request request, @Nullable String scope) {
         requireOpen();
