@@ -1,6 +1,7 @@
 package dev.parley.spring.boot.autoconfigure;
 
 import dev.parley.core.store.Store;
+import dev.parley.core.store.Stores;
 import dev.parley.remote.RemoteStatus;
 import dev.parley.remote.RemoteStore;
 import java.util.Objects;
@@ -17,7 +18,9 @@ import org.springframework.util.ClassUtils;
  * replayed: the application keeps working, so the indicator does not report it down. Whether the server itself
  * answered is in the details, beside the breaker's state and the replay's backlog: {@code serverReachable} (a health
  * call made by this check, which waits at most the store's timeout), {@code breaker}, {@code pendingReplay} and
- * {@code replayConflicts} — what {@code parley remote status} prints.
+ * {@code replayConflicts} — what {@code parley remote status} prints. Session records and archives do not fall back:
+ * an application that uses them should watch {@code serverReachable}. The check may take up to the store's timeout
+ * (its health call, and a replay of pending writes when the server is back); give the probe that long.
  *
  * <p>Thread-safe.
  */
@@ -53,7 +56,8 @@ public class ParleyHealthIndicator extends AbstractHealthIndicator {
         static void addDetails(Store store, Health.Builder builder) {
             if (store instanceof RemoteStore remote) {
                 RemoteStatus status = remote.status();
-                builder.withDetail("server", status.server()).withDetail("serverReachable", status.reachable())
+                builder.withDetail("server", Stores.redact(status.server()))
+                        .withDetail("serverReachable", status.reachable())
                         .withDetail("breaker", status.breaker()).withDetail("pendingReplay", status.pending())
                         .withDetail("replayConflicts", status.conflicts()).withDetail("fallback", status.fallback());
             }
