@@ -823,19 +823,19 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     private void writeTombstone(SessionId session, FileChannel channel, long size) throws IOException {
         Path tombstone = tombstoneOf(session);
         SessionFile.Index cached = indexes.get(session);
-        long highWater;
+        long inFile;
         try {
-            SessionFile.Index index = refresh(session, channel, size);
-            highWater = Math.max(index.highWater, readTombstone(session));
+            inFile = refresh(session, channel, size).highWater;
         } catch (CorruptRecordException e) {
-            long before = 0;
-            if (Files.exists(tombstone)) {
-                byte[] bytes = Files.readAllBytes(tombstone);
-                before = SessionFile.highestSeqNamed(bytes);
-            }
-            highWater = Math.max(Math.max(before, cached == null ? 0 : cached.highWater),
-                    SessionFile.seqBound(channel, size, chunkBytes));
+            inFile = Math.max(cached == null ? 0 : cached.highWater, SessionFile.seqBound(channel, size, chunkBytes));
         }
+        long before;
+        try {
+            before = readTombstone(session);
+        } catch (CorruptRecordException e) {
+            before = SessionFile.highestSeqNamed(Files.readAllBytes(tombstone));
+        }
+        long highWater = Math.max(inFile, before);
         if (highWater > 0) {
             AtomicFiles.write(tombstone, SessionFile.tombstoneLine(session, highWater));
         } else {
@@ -853,12 +853,15 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
     public void deleteAll() {
         ensureOpen();
         List<SessionId> all = new ArrayList<>();
+        List<Path> tombstones = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String name = p.getFileName().toString();
                 String id = name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : "";
                 if (Ids.isValid(id)) {
                     all.add(new SessionId(id));
+                } else if (name.endsWith(TOMBSTONE_SUFFIX)) {
+                    tombstones.add(p);
                 }
             }
         } catch (NoSuchFileException e) {
@@ -866,18 +869,14 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
         } catch (IOException e) {
             throw new UnavailableException("cannot list " + dir + ": " + IoErrors.describe(e), e);
         }
-        all.forEach(session -> delete(session, false));
+        all.forEach(session -> delete(session, false)); // writes no tombstone
         // A deleted scope leaves no trace of its sessions, their tombstones included: a session created in it again
         // starts its seqs over.
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (p.getFileName().toString().endsWith(TOMBSTONE_SUFFIX)) {
-                    Files.deleteIfExists(p);
-                }
+        try {
+            for (Path p : tombstones) {
+                Files.deleteIfExists(p);
             }
             syncDirectory();
-        } catch (NoSuchFileException e) {
-            return;
         } catch (IOException e) {
             throw new UnavailableException("cannot delete the tombstones in " + dir + ": " + IoErrors.describe(e), e);
         }
