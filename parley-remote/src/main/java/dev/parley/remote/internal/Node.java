@@ -41,7 +41,6 @@ public final class Node implements AutoCloseable {
     private final AtomicLong conflicts = new AtomicLong();
     private final ScheduledExecutorService replayer;
     private volatile @Nullable Store fallback;
-    private volatile boolean closed;
 
     public Node(RemoteSettings settings, StoreOptions options) {
         this.settings = settings;
@@ -97,9 +96,7 @@ public final class Node implements AutoCloseable {
         Store root = fallback;
         if (root == null) {
             synchronized (this) {
-                if (closed) {
-                    throw new UnavailableException("the remote store is closed", null);
-                }
+                transport.requireOpen();
                 root = fallback;
                 if (root == null) {
                     root = Stores.open(settings.fallbackUri(), new StoreOptions(options.clock(), options.ids()));
@@ -116,7 +113,6 @@ public final class Node implements AutoCloseable {
      */
     public <T> T read(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                       Function<Store, T> onFallback) {
-        transport.requireOpen(); // before the replay that catches up: a closed store replays nothing
         calls.incrementAndGet();
         if (!catchUp()) {
             return fellBack(scope, label, new Outage("writes that fell back are not replayed yet"), onFallback);
@@ -138,7 +134,6 @@ public final class Node implements AutoCloseable {
      */
     public <T> T write(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                        Function<Store, T> onFallback) {
-        transport.requireOpen(); // before the replay that catches up: a closed store replays nothing
         calls.incrementAndGet();
         if (catchUp()) {
             try {
@@ -173,7 +168,6 @@ public final class Node implements AutoCloseable {
 
     /** A call with no fallback (session records, archives): an outage is an {@link UnavailableException}. */
     public JsonNode strict(@Nullable String scope, Request request) {
-        transport.requireOpen();
         calls.incrementAndGet();
         try {
             return transport.send(request, scope);
@@ -228,7 +222,7 @@ public final class Node implements AutoCloseable {
      * @return what was replayed, refused and left pending
      */
     public SyncReport replay() {
-        transport.requireOpen();
+        transport.requireOpen(); // a closed store replays nothing: its calls fail here, before any write is judged
         return journal.locked(() -> {
             int replayed = 0;
             int refused = 0;
@@ -266,7 +260,7 @@ public final class Node implements AutoCloseable {
     }
 
     private void replayInBackground() {
-        if (closed || !journal.hasPending()) {
+        if (transport.isClosed() || !journal.hasPending()) {
             return;
         }
         try {
@@ -276,7 +270,7 @@ public final class Node implements AutoCloseable {
                         r.replayed(), r.pending());
             }
         } catch (RuntimeException e) {
-            if (closed) { // close() interrupted it: what was not replayed stays pending, for the next open or sync
+            if (transport.isClosed()) { // close() interrupted it: what was not replayed stays pending, for the next open or sync
                 LOG.debug("remote store {}: the background replay stopped as the store closed: {}", settings.server(),
                         e.toString());
             } else {
@@ -287,10 +281,9 @@ public final class Node implements AutoCloseable {
 
     @Override
     public void close() {
-        synchronized (this) {
-            closed = true;
+        synchronized (this) { // no fallback store is opened after this
+            transport.close();
         }
-        transport.close();
         replayer.shutdownNow();
         Store f = fallback;
         if (f != null) {

@@ -72,6 +72,11 @@ public final class Transport {
         closed = true;
     }
 
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** @throws StoreClosed if the store is closed */
     void requireOpen() {
         if (closed) {
