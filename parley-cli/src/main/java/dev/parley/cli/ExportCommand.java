@@ -54,16 +54,12 @@ final class ExportCommand implements Callable<Integer> {
     public Integer call() {
         Format f = Format.of(format);
         SessionId id = root.resolveSession(session);
-        if (agent == null && f != Format.PARLEY) {
-            java.util.List<dev.parley.core.AgentId> agents = dev.parley.core.conversation.ConversationBuilder.agents(
-                    root.existingStore().log().load(id, null));
-            if (agents.size() > 1) {
-                spec.commandLine().getErr().println("parley: exporting agent " + Exporter.resolve(null, agents, id)
-                        + "; the session's agents are " + agents + " (choose one with --agent)");
-            }
+        AgentId asked = agent == null ? null : new AgentId(agent);
+        Exporter.Result result = new Exporter(root.existingStore()).export(id, f, asked, full);
+        if (result.choseAmongAgents(asked)) {
+            spec.commandLine().getErr().println("parley: exporting agent " + result.agent()
+                    + "; the session's agents are " + result.agents() + " (choose one with --agent)");
         }
-        Exporter.Result result = new Exporter(root.existingStore()).export(id, f, agent == null ? null : new AgentId(agent),
-                full);
         for (String note : result.notes()) {
             spec.commandLine().getErr().println("parley: export to " + f.cliName() + ": " + note);
         }

@@ -20,7 +20,9 @@ import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
 import dev.parley.json.Json;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,11 +70,22 @@ public final class Exporter {
      *     not follow, content of the records it wrote ({@code left out reasoning blocks (…): 14}), and history
      *     before a compaction ({@code cut the messages before the compaction at entry … (…): 587; …}). With the records
      *     written, the records they count are all of the agent's; empty when nothing was left out
+     * @param agent the agent exported, or null when a {@code parley} export holds every agent
+     * @param agents the session's agents, in the order of their first entries
      */
-    public record Result(String text, List<String> notes) {
+    public record Result(String text, List<String> notes, @Nullable AgentId agent, List<AgentId> agents) {
         public Result {
             Objects.requireNonNull(text, "text");
             notes = List.copyOf(notes);
+            agents = List.copyOf(agents);
+        }
+
+        /**
+         * Whether this export picked its agent among several because the caller asked for none ({@code asked} null):
+         * then the caller should say which agent it got and which others there are.
+         */
+        public boolean choseAmongAgents(@Nullable AgentId asked) {
+            return asked == null && agent != null && agents.size() > 1;
         }
     }
 
@@ -103,7 +116,7 @@ public final class Exporter {
         List<AgentId> agents = ConversationBuilder.agents(entries);
         if (format == Format.PARLEY) {
             List<Entry> chosen = agent == null ? entries : ofAgent(entries, resolve(agent, agents, session));
-            return new Result(lines(ParleyFormat.export(info, chosen)), List.of());
+            return new Result(lines(ParleyFormat.export(info, chosen)), List.of(), agent, agents);
         }
         AgentId a = resolve(agent, agents, session);
         ExportContext ctx = new ExportContext(session, sourceSessionId(info), a);
@@ -116,20 +129,21 @@ public final class Exporter {
             case OPENAI_CHAT, ANTHROPIC_MESSAGES -> format.cliName().equals(importFormat(info));
             default -> own;
         };
+        Instant start = startOf(mine, info);
         String text = switch (format) {
             case CLAUDE_CODE -> lines(ClaudeCodeFormat.export(mine, ctx, notes));
-            case PI -> lines(PiFormat.export(mine, ctx, info.createdAt(), notes));
+            case PI -> lines(PiFormat.export(mine, ctx, start, notes));
             case CODEX -> lines(exact ? CodexFormat.exportOwn(mine) : CodexFormat.exportConverted(
-                    CrossFormat.conversation(session, entries, a, format, full, notes), ctx, info.createdAt(),
+                    CrossFormat.conversation(session, entries, a, format, full, notes), ctx, start,
                     model(session, entries, a)));
             case AIDER -> exact ? AiderFormat.exportOwn(mine) : AiderFormat.exportConverted(
-                    CrossFormat.conversation(session, entries, a, format, full, notes), info.createdAt());
+                    CrossFormat.conversation(session, entries, a, format, full, notes), start);
             case OPENAI_RESPONSES -> pretty(exact ? OpenAiResponsesFormat.exact(mine, sourceFields(info, format))
                     : OpenAiResponsesFormat.document(CrossFormat.conversation(session, entries, a, format, full, notes),
                     null, model(session, entries, a)));
             case GEMINI -> pretty(exact ? GeminiFormat.exact(mine, sourceFields(info, format))
                     : GeminiFormat.document(CrossFormat.conversation(session, entries, a, format, full, notes),
-                    ctx.sourceSessionId(), info.createdAt()));
+                    ctx.sourceSessionId(), start));
             case OPENAI_CHAT, ANTHROPIC_MESSAGES -> exact ? document(info, entries, a, format)
                     : convertedDocument(info, entries, a, format, full, notes);
             case PARLEY -> throw new IllegalStateException("handled above");
@@ -137,7 +151,7 @@ public final class Exporter {
         if (!exact) {
             notes.account(mine);
         }
-        return new Result(text, notes.lines());
+        return new Result(text, notes.lines(), a, agents);
     }
 
     private static @Nullable String model(SessionId session, List<Entry> entries, AgentId agent) {
@@ -214,6 +228,16 @@ public final class Exporter {
             }
         }
         return info.id().value();
+    }
+
+    /**
+     * When an exported transcript began, for the formats that say so (a pi header, Codex's session meta, Gemini's
+     * start time, Aider's heading): the agent's first entry that has a time, or else the session's creation in this
+     * store — not that alone, which for an imported session is the time of the import.
+     */
+    private static Instant startOf(List<Entry> mine, SessionInfo info) {
+        return mine.stream().map(Entry::timestamp).filter(Objects::nonNull).min(Comparator.naturalOrder())
+                .orElse(info.createdAt());
     }
 
     private static List<Entry> ofAgent(List<Entry> entries, AgentId agent) {

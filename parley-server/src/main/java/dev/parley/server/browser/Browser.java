@@ -28,6 +28,7 @@ import io.javalin.http.HttpResponseException;
 import io.javalin.http.SameSite;
 import io.javalin.http.sse.SseClient;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -243,13 +244,19 @@ public final class Browser {
         SessionId id = new SessionId(ctx.pathParam("session"));
         Format format = Format.of(ctx.pathParam("format"));
         String agent = ctx.queryParam("agent");
-        Exporter.Result result = new Exporter(store).export(id, format,
-                agent == null || agent.isBlank() ? null : new dev.parley.core.AgentId(agent), false);
+        dev.parley.core.AgentId asked = agent == null || agent.isBlank() ? null : new dev.parley.core.AgentId(agent);
+        Exporter.Result result = new Exporter(store).export(id, format, asked, false);
         String ext = format.lineBased() ? ".jsonl" : format == Format.AIDER ? ".md" : ".json";
         ctx.header("Content-Disposition", "attachment; filename=\"" + id.value() + "." + format.cliName() + ext + "\"");
         ctx.header("X-Content-Type-Options", "nosniff");
-        for (String note : result.notes()) {
-            ctx.header("Parley-Export-Note", Visible.line(note, 300).replaceAll("[^\\x20-\\x7e]", "?"));
+        List<String> notes = new ArrayList<>();
+        if (result.choseAmongAgents(asked)) {
+            notes.add("exporting agent " + result.agent() + "; the session's agents are " + result.agents()
+                    + " (choose one with ?agent=)");
+        }
+        notes.addAll(result.notes());
+        for (String note : notes) { // one header each: ctx.header would keep only the last
+            ctx.res().addHeader("Parley-Export-Note", Visible.line(note, 300).replaceAll("[^\\x20-\\x7e]", "?"));
         }
         ctx.contentType((format.lineBased() ? "application/x-ndjson" : format == Format.AIDER ? "text/markdown"
                 : "application/json") + "; charset=utf-8").result(result.text().getBytes(StandardCharsets.UTF_8));

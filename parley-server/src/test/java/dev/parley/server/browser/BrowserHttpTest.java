@@ -136,6 +136,24 @@ class BrowserHttpTest {
     }
 
     @Test
+    void export_leavingOutSeveralKinds_sendsEveryNote_notOnlyTheLast() throws Exception {
+        serve(Tokens.none());
+        java.util.List<String> notes = new dev.parley.formats.Exporter(store).export(BrowserTest.MULTI,
+                dev.parley.formats.Format.AIDER, null, false).notes();
+        assertThat(notes).hasSizeGreaterThan(1);
+
+        HttpResponse<String> r = get("/s/multi-agent-0001/export/aider", null);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        java.util.List<String> headers = r.headers().allValues("Parley-Export-Note");
+        assertThat(headers.get(0)).isEqualTo("exporting agent main; the session's agents are [main, worker-1]"
+                + " (choose one with ?agent=)");
+        assertThat(headers.subList(1, headers.size())).isEqualTo(notes);
+        assertThat(get("/s/multi-agent-0001/export/aider?agent=main", null).headers().allValues("Parley-Export-Note"))
+                .isEqualTo(notes);
+    }
+
+    @Test
     void session_ofMoreThanOneWindow_isPaged_andTheLastWindowIsLive() throws Exception {
         SessionId big = new SessionId("big-0001");
         for (int i = 0; i < Pages.WINDOW + 50; i += 50) {
