@@ -30,6 +30,7 @@ final class BackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        root.requireExistingStore(); // a mistyped store path is an error, not an empty store created and backed up
         Path parent = to.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {
             // As export -o: a mistyped path must not leave a tree of directories behind.

@@ -79,6 +79,7 @@ final class ImportCommand implements Callable<Integer> {
                     + " store cannot tell; nothing was written; retry when it is back (parley" + root.storeOption()
                     + " remote status)", null);
         }
+        long missing = paths.stream().filter(p -> !Files.exists(p)).count();
         Importer importer = new Importer(store, IdGenerator.uuidV7());
         boolean progress = !json && stderrIsTerminal();
         Progress bar = new Progress(progress);
@@ -193,7 +194,8 @@ final class ImportCommand implements Callable<Integer> {
         }
         err.flush();
         if (failedInputs > 0) {
-            return ErrorCode.INVALID_INPUT.exitCode();
+            // Paths that do not exist and nothing else failed: not found, as a mistyped path is for every command.
+            return failedInputs == missing ? ErrorCode.NOT_FOUND.exitCode() : ErrorCode.INVALID_INPUT.exitCode();
         }
         if (none) {
             // Nothing to import where the paths point: most likely the wrong place (a file named alone that is no

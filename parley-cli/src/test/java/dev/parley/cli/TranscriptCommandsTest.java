@@ -102,6 +102,27 @@ class TranscriptCommandsTest {
         assertThat(parley("--store", store, "import", rollout().toString()).exit()).isZero();
     }
 
+    /**
+     * Found by a newcomer's trial: a mistyped path exited 2 (invalid input), where a mistyped path is exit 3 (not
+     * found) for every other command; a file that exists but does not parse stays 2.
+     */
+    @Test
+    void import_ofAPathThatDoesNotExist_isNotFound_exit3() throws Exception {
+        String store = "sqlite:" + dir.resolve("p.db");
+        Path typo = dir.resolve("transcript");
+
+        CliRun missing = parley("--store", store, "import", typo.toString());
+        CliRun withAGoodOne = parley("--store", store, "import", rollout().toString(), typo.toString());
+        Path bad = Files.writeString(dir.resolve("bad.jsonl"), "{\"foo\":1\n");
+        CliRun missingAndBad = parley("--store", store, "import", typo.toString(), bad.toString());
+
+        assertThat(missing.exit()).as(missing.err()).isEqualTo(3);
+        assertThat(missing.err()).contains(typo + ": no such file or directory");
+        assertThat(withAGoodOne.exit()).as(withAGoodOne.err()).isEqualTo(3);
+        assertThat(withAGoodOne.out()).startsWith("imported");
+        assertThat(missingAndBad.exit()).as(missingAndBad.err()).isEqualTo(2);
+    }
+
     @Test
     void importText_endsWithASummaryLine_andReimportIsUnchanged() throws Exception {
         String store = "sqlite:" + dir.resolve("p.db");
