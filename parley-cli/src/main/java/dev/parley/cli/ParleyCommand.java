@@ -113,7 +113,7 @@ public final class ParleyCommand implements Callable<Integer> {
         String uri = storeUri();
         StoreUri parsed = StoreUri.parse(uri);
         if ((parsed.scheme().equals("sqlite") || parsed.scheme().equals("jsonl")) && !parsed.location().isBlank()) {
-            Path parent = Path.of(parsed.location()).toAbsolutePath().getParent();
+            Path parent = parsed.path("a path", "/var/lib/app/parley").toAbsolutePath().getParent();
             if (parent != null && !Files.isDirectory(parent) && !parent.equals(Stores.home().toAbsolutePath())) {
                 throw new InvalidInputException("cannot create the store " + storeLabel() + ": the directory " + parent
                         + " does not exist");

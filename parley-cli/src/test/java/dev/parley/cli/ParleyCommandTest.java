@@ -202,6 +202,36 @@ class ParleyCommandTest {
         assertThat(dir.resolve("typo")).doesNotExist();
     }
 
+    /**
+     * Found by a break-it pass: JSONL:/path was refused as having no scheme (and sqlite:JSONL:/path suggested), though
+     * a URI's scheme is case-insensitive; sqlite/tmp/x.db, the colon left out, got sqlite:sqlite/tmp/x.db suggested.
+     */
+    @Test
+    void storeUriSchemeInCapitals_isTheScheme_andAMissingColonIsSuggestedInItsPlace() throws Exception {
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-00000000000e", 1).strip());
+        Path store = dir.resolve("upper");
+        CliRun upper = parley("--store", "JSONL:" + store, "import", dir.resolve("in").toString());
+        assertThat(upper.exit()).as(upper.err()).isZero();
+        assertThat(parley("--store", "jsonl:" + store, "sessions").out()).contains("0199a1b2-c3d4-7e5f-8a9b-00000000000e");
+
+        CliRun noColon = parley("--store", "sqlite" + dir.resolve("x.db"), "sessions");
+        assertThat(noColon.exit()).isEqualTo(2);
+        assertThat(noColon.err()).contains("did you mean sqlite:" + dir.resolve("x.db") + "?");
+    }
+
+    /**
+     * Found by a break-it pass: sessions on an empty file (touch x.db) said "no sessions" and wrote a database of
+     * 180 KB into it, where a command that only reads reports a missing store and creates nothing.
+     */
+    @Test
+    void readingAStoreThatIsAnEmptyFile_isNoStore_andLeavesTheFileEmpty() throws Exception {
+        Path empty = Files.createFile(dir.resolve("empty.db"));
+        CliRun run = parley("--store", "sqlite:" + empty, "sessions");
+        assertThat(run.exit()).isEqualTo(3);
+        assertThat(run.err()).contains("no store at sqlite:" + empty);
+        assertThat(Files.size(empty)).isZero();
+    }
+
     /** Regression: a bare path as --store said the URI "has no scheme" without naming the URI meant. */
     @Test
     void storeGivenAsABarePath_suggestsTheLikelyUri() throws Exception {
@@ -230,6 +260,24 @@ class ParleyCommandTest {
                         .doesNotContain("no store at");
             }
         }
+    }
+
+    /**
+     * Found by a newcomer's trial: sqlite:~/x.db (as docs/10 showed it) named a directory called ~ under the working
+     * directory, since neither the shell nor Parley expands a ~ after the scheme; a write said that directory did not
+     * exist, a read that there was no store. Now it is invalid input that says how to write it.
+     */
+    @Test
+    void storeUriWithATilde_isInvalid_andSaysToWriteThePathOut() {
+        for (String uri : List.of("sqlite:~/x.db", "jsonl:~/sessions")) {
+            for (List<String> command : List.of(List.of("sessions"), List.of("chat", "--prompt", "hi"))) {
+                CliRun run = parley(Stream.concat(Stream.of("--store", uri), command.stream()).toArray(String[]::new));
+                assertThat(run.exit()).as(uri + " " + command).isEqualTo(2);
+                assertThat(run.err()).as(uri + " " + command).contains("is not expanded")
+                        .contains(uri.replace("~", "$HOME"));
+            }
+        }
+        assertThat(Path.of("~")).doesNotExist(); // the working directory
     }
 
     /** Regression: a write to sqlite:/nonexistent/dir/x.db created the missing directories of a mistyped path. */
@@ -271,6 +319,22 @@ class ParleyCommandTest {
         assertThat(parley("--store", store, "backup", "--to", dir.resolve("copy.db").toString()).exit()).isZero();
     }
 
+    /**
+     * Found by a newcomer's trial: backup of a mistyped store path created an empty store there, backed it up and
+     * exited 0, where every other command that reads a store says there is none.
+     */
+    @Test
+    void backupOfAStoreThatDoesNotExist_isNotFound_andCreatesNothing() {
+        for (String store : List.of("sqlite:" + dir.resolve("absent.db"), "jsonl:" + dir.resolve("absent"))) {
+            CliRun run = parley("--store", store, "backup", "--to", dir.resolve("copy").toString());
+            assertThat(run.exit()).as(store).isEqualTo(3);
+            assertThat(run.err()).contains("no store at " + store);
+            assertThat(dir.resolve("absent.db")).doesNotExist();
+            assertThat(dir.resolve("absent")).doesNotExist();
+            assertThat(dir.resolve("copy")).doesNotExist();
+        }
+    }
+
     /** Regression: counts of one read "1 entries, 1 messages" (import, show, tree). */
     @Test
     void countsOfOne_areSingular() throws Exception {
@@ -302,14 +366,15 @@ class ParleyCommandTest {
                         + "\"message\":{\"role\":\"user\",\"content\":\"q\",\"timestamp\":1735689601000}}");
         write("mixed/MANIFEST.json", "{\"files\": []}");
         write("mixed/notes.json", "[1, 2, 3]");
+        write("mixed/README.md", "# Where these came from"); // not an Aider history: counted, without a warning
         CliRun imported = parley("--store", "sqlite:" + dir.resolve("p.db"), "import", dir.resolve("mixed").toString());
         assertThat(imported.exit()).as(imported.err()).isZero();
-        assertThat(imported.err()).contains("MANIFEST.json").contains("notes.json")
-                .contains("parley: 1 session imported, 0 updated, 0 unchanged, 0 failed, 2 files skipped; 1 message;");
+        assertThat(imported.err()).contains("MANIFEST.json").contains("notes.json").doesNotContain("README.md")
+                .contains("parley: 1 session imported, 0 updated, 0 unchanged, 0 failed, 3 files skipped; 1 message;");
         CliRun json = parley("--store", "sqlite:" + dir.resolve("p.db"), "import", "--json",
                 dir.resolve("mixed").toString());
         String last = json.err().strip().lines().reduce((a, b) -> b).orElseThrow();
-        assertThat(Json.parse(last).at("/summary/skipped").asInt()).isEqualTo(2);
+        assertThat(Json.parse(last).at("/summary/skipped").asInt()).isEqualTo(3);
     }
 
     /** Regression: serve on a port in use printed "serving …" and Javalin's error before its own, and created the store. */

@@ -1,6 +1,5 @@
 package dev.parley.files;
 
-import dev.parley.core.InvalidInputException;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;
@@ -35,10 +34,7 @@ public final class JsonlStoreProvider implements StoreProvider {
     }
 
     private static Path directory(StoreUri uri) {
-        if (uri.location().isBlank()) {
-            throw new InvalidInputException("jsonl: needs a directory, e.g. jsonl:/var/lib/app/sessions");
-        }
-        return Path.of(uri.location());
+        return uri.path("a directory", "/var/lib/app/sessions");
     }
 
     @Override

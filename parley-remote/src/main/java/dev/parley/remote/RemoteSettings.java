@@ -132,7 +132,7 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         String fallback = uri.parameter(FALLBACK);
         if (fallback == null) {
             fallback = Stores.defaultUri();
-        } else if (fallback.startsWith("remote:")) {
+        } else if (fallback.regionMatches(true, 0, "remote:", 0, "remote:".length())) {
             throw new InvalidInputException("the fallback of a remote: store must be a local store, not " + fallback);
         }
         String journal = uri.parameter(JOURNAL);

@@ -1,6 +1,5 @@
 package dev.parley.sqlite;
 
-import dev.parley.core.InvalidInputException;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;
@@ -17,10 +16,19 @@ public final class SqliteStoreProvider implements StoreProvider {
         return "sqlite";
     }
 
-    /** Whether the database file exists. */
+    /**
+     * Whether the database file exists and is not empty: SQLite takes an empty file for an empty database, but
+     * nothing was ever stored there (a command that only reads must not write the schema into it).
+     */
     @Override
     public boolean exists(StoreUri uri) {
-        return java.nio.file.Files.exists(file(uri));
+        Path file = file(uri);
+        try {
+            return java.nio.file.Files.exists(file)
+                    && !(java.nio.file.Files.isRegularFile(file) && java.nio.file.Files.size(file) == 0);
+        } catch (java.io.IOException e) {
+            return true; // there is something: opening it says what is wrong
+        }
     }
 
     @Override
@@ -34,10 +42,7 @@ public final class SqliteStoreProvider implements StoreProvider {
     }
 
     private static Path file(StoreUri uri) {
-        if (uri.location().isBlank()) {
-            throw new InvalidInputException("sqlite: needs a file path, e.g. sqlite:/var/lib/app/parley.db");
-        }
-        return Path.of(uri.location());
+        return uri.path("a file path", "/var/lib/app/parley.db");
     }
 
     @Override

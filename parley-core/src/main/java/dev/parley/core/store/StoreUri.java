@@ -52,6 +52,11 @@ public record StoreUri(String scheme, String location, Map<String, String> param
         if (uri.isBlank() || uri.contains("://") || uri.contains("?")) {
             return "";
         }
+        for (String scheme : Stores.providers().keySet()) {
+            if (uri.startsWith(scheme + "/")) { // the colon left out: sqlite/var/lib/x.db
+                return "; did you mean " + scheme + ":" + uri.substring(scheme.length()) + "?";
+            }
+        }
         boolean pathLike = uri.startsWith("/") || uri.startsWith(".") || uri.startsWith("~") || uri.contains("/")
                 || uri.contains(File.separator) || uri.matches("(?i).*\\.(db|sqlite3?)");
         if (!pathLike) {
@@ -67,6 +72,33 @@ public record StoreUri(String scheme, String location, Map<String, String> param
     }
 
     /**
+     * The location as a file system path, for a scheme whose location is one ({@code sqlite:}, {@code jsonl:}).
+     *
+     * @param what what the path names, for the message ("a file path", "a directory")
+     * @param example a path to show in the message, e.g. {@code /var/lib/app/parley.db}
+     * @return the path, as given (relative to the working directory unless absolute)
+     * @throws InvalidInputException if the location is blank, is not a valid path, or starts with {@code ~}: nothing
+     *     expands it there (a shell expands {@code ~} only at the start of a word), so it would name a directory
+     *     called {@code ~} under the working directory
+     */
+    public Path path(String what, String example) {
+        if (location.isBlank()) {
+            throw new InvalidInputException(scheme + ": needs " + what + ", e.g. " + scheme + ":" + example);
+        }
+        if (location.startsWith("~")) {
+            throw new InvalidInputException("'" + scheme + ":" + location + "': a ~ after " + scheme
+                    + ": is not expanded (neither the shell nor Parley expands it there); write the path out, e.g. "
+                    + scheme + ":" + (location.equals("~") || location.startsWith("~/") ? "$HOME"
+                    + location.substring(1) : example));
+        }
+        try {
+            return Path.of(location);
+        } catch (InvalidPathException e) {
+            throw new InvalidInputException("'" + scheme + ":" + location + "' is not a valid path: " + e.getReason());
+        }
+    }
+
+    /**
      * Parses a store URI.
      *
      * @throws InvalidInputException if there is no scheme, or a Parley parameter repeats or is malformed
@@ -74,11 +106,11 @@ public record StoreUri(String scheme, String location, Map<String, String> param
     public static StoreUri parse(String uri) {
         Objects.requireNonNull(uri, "uri");
         int colon = uri.indexOf(':');
-        if (colon <= 0 || !uri.substring(0, colon).matches("[a-z][a-z0-9+.-]*")) {
+        if (colon <= 0 || !uri.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
             throw new InvalidInputException("store URI '" + Stores.redact(uri) + "' has no scheme; expected one of "
                     + Stores.providers().keySet().stream().map(s -> s + ":…").toList() + likelyUri(uri));
         }
-        String scheme = uri.substring(0, colon);
+        String scheme = uri.substring(0, colon).toLowerCase(Locale.ROOT); // schemes are case-insensitive (RFC 3986)
         String rest = uri.substring(colon + 1);
         int q = rest.indexOf('?');
         if (q < 0) {
