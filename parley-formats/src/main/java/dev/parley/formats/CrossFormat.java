@@ -233,8 +233,11 @@ final class CrossFormat {
                         : b instanceof ContentBlock.File f && f.mediaType() != null ? f.mediaType() : "unknown type");
             } else if (b instanceof ContentBlock.ToolCall c && c.id() == null) {
                 notes.leftOut("tool calls without an id", c.name());
-            } else if (b instanceof ContentBlock.Text t && t.text().isEmpty() && target == Format.ANTHROPIC_MESSAGES) {
-                continue; // Anthropic refuses empty text blocks; there is nothing in them to lose
+            } else if (b instanceof ContentBlock.Text t && t.text().isBlank() && target == Format.ANTHROPIC_MESSAGES) {
+                // Anthropic refuses text blocks that are empty or white space only
+                if (!t.text().isEmpty()) {
+                    notes.leftOut("text blocks of white space only (Anthropic refuses them)", "text");
+                }
             } else if (b instanceof ContentBlock.ToolCall c && target == Format.ANTHROPIC_MESSAGES
                     && !c.arguments().text().strip().startsWith("{")) {
                 // a tool_use input is an object: free-form input (a Codex custom tool's patch) is wrapped in one

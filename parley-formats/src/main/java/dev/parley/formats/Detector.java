@@ -77,7 +77,8 @@ public final class Detector {
             }
         }
         if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
-            return Detection.malformed("not JSON (line 1 starts with '" + abbreviate(trimmed) + "')");
+            return Detection.malformed("neither JSON nor an Aider chat history (line 1 starts with '"
+                    + abbreviate(trimmed) + "')");
         }
         JsonNode doc;
         try {

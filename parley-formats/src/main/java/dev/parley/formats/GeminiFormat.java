@@ -253,13 +253,20 @@ final class GeminiFormat {
         return doc;
     }
 
-    /** A converted conversation as a session document. */
-    static ObjectNode document(List<ExportedMessage> messages, String sessionId, Instant createdAt) {
+    /**
+     * A converted conversation as a session document.
+     *
+     * @param start when the conversation began; its last message's time (or this) is the document's last update
+     */
+    static ObjectNode document(List<ExportedMessage> messages, String sessionId, Instant start) {
         ObjectNode doc = JsonSupport.object();
         doc.put("sessionId", sessionId);
         doc.put("projectHash", "");
-        doc.put("startTime", Instants.format(createdAt));
-        doc.put("lastUpdated", Instants.format(createdAt));
+        doc.put("startTime", Instants.format(start));
+        Instant last = messages.stream().map(em -> em.entry() != null && em.entry().timestamp() != null
+                ? em.entry().timestamp() : em.message().createdAt()).filter(java.util.Objects::nonNull)
+                .max(java.util.Comparator.naturalOrder()).orElse(start);
+        doc.put("lastUpdated", Instants.format(last.isAfter(start) ? last : start));
         ArrayNode out = doc.putArray("messages");
         ObjectNode lastReply = null;
         int n = 0;

@@ -113,7 +113,8 @@ public final class Importer {
 
     /**
      * Imports files and directories (recursively: {@code *.jsonl}, {@code *.json} and {@code *.md} files, hidden ones
-     * skipped except {@code .aider.chat.history.md}; Markdown that is not an Aider history is passed over silently).
+     * skipped except {@code .aider.chat.history.md}; Markdown that is not an Aider history is counted as skipped
+     * without a warning).
      *
      * @param paths files or directories
      * @param forced the format to assume for every file, or null to detect each file's from its content; a file it
@@ -154,7 +155,10 @@ public final class Importer {
                     Detector.Detection d = Detector.detect(file);
                     if (d.format() == null) {
                         if (!explicit.contains(file) && file.getFileName().toString().endsWith(".md")) {
-                            continue; // Markdown beside the transcripts (READMEs, notes) is not an Aider history
+                            // Markdown beside the transcripts (READMEs, notes) is not an Aider history: counted
+                            // as skipped, without a warning of its own
+                            listener.skipped(file);
+                            continue;
                         }
                         if (explicit.contains(file) || d.malformed()) {
                             listener.problem(ImportProblem.fatal(file, 0, "unrecognized format: " + d.reason()));
@@ -722,8 +726,12 @@ public final class Importer {
             } else if (have.size() == want.size()) {
                 out.put(agent.agent(), Fit.SAME);
             } else {
+                // The same file grown: an agent read from a file of its own names it; a conversation of a file
+                // that holds several (agent source null) is known by the file and its place there, as the origin
+                // the candidate was found by already says.
                 boolean samePath = agent.source() != null
-                        && agent.source().toString().equals(sources.get(agent.agent().value()));
+                        ? agent.source().toString().equals(sources.get(agent.agent().value()))
+                        : ps.source() != null && ps.index() != null && ps.origin().equals(candidate.origin());
                 out.put(agent.agent(), samePath ? Fit.PREFIX : Fit.CONFLICT);
             }
         }

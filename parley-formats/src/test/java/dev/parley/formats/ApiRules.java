@@ -73,7 +73,7 @@ final class ApiRules {
 
     /**
      * Anthropic Messages: roles user and assistant, strictly alternating, starting with the user; no empty content
-     * or empty text; every {@code tool_use} answered by a {@code tool_result} in the user message right after it,
+     * or text block that is empty or white space only; every {@code tool_use} answered by a {@code tool_result} in the user message right after it,
      * results first; every result answers a call of the assistant message right before it; inputs are objects.
      */
     static List<String> anthropic(JsonNode doc) {
@@ -107,8 +107,9 @@ final class ApiRules {
             boolean textSeen = false;
             for (JsonNode b : blocks) {
                 String type = b.path("type").asText();
-                if (type.equals("text") && b.path("text").asText().isEmpty()) {
-                    bad.add(at + "empty text block");
+                if (type.equals("text") && b.path("text").asText().isBlank()) {
+                    // "text content blocks must contain non-whitespace text" (found by a break-it pass)
+                    bad.add(at + "empty or white-space text block");
                 }
                 if (type.equals("tool_result")) {
                     if (!role.equals("user") || !calls.contains(b.path("tool_use_id").asText())) {

@@ -135,6 +135,52 @@ class CrossFormatExportTest {
                 .anyMatch(n -> n.startsWith("left out tool results (no form in aider): " + results + " ("));
     }
 
+    /**
+     * Found by a break-it pass: a converted export said the transcript began when it was imported (pi's header,
+     * Gemini's start and last update, Aider's heading, all of 2026 for a rollout of 2025-10-01).
+     */
+    @Test
+    void convertedExports_beginWhenTheTranscriptBegan_notWhenItWasImported() throws Exception {
+        Store store = MemoryStore.open();
+        Recorder r = new Recorder();
+        new Importer(store, IdGenerator.uuidV7()).importPaths(List.of(SAMPLES.resolve(
+                "rollout-2025-10-01T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl")), null, r);
+        SessionId session = r.sessions.get(0).session();
+        Exporter exporter = new Exporter(store);
+
+        String pi = exporter.export(session, Format.PI, null, false).text();
+        JsonNode gemini = Json.parse(exporter.export(session, Format.GEMINI, null, false).text());
+        String aider = exporter.export(session, Format.AIDER, null, false).text();
+
+        assertThat(Json.parse(pi.lines().findFirst().orElseThrow()).path("timestamp").asText())
+                .startsWith("2025-10-01T10:00:00");
+        assertThat(gemini.path("startTime").asText()).startsWith("2025-10-01T10:00:00");
+        assertThat(gemini.path("lastUpdated").asText()).startsWith("2025-10-01T10:02:17");
+        assertThat(aider).startsWith("# aider chat started at 2025-10-01 10:00:00");
+    }
+
+    /**
+     * Found by a break-it pass: a Claude Code reply that opens with a text block of "\n\n" was exported to Anthropic
+     * Messages as is, which the API refuses ("text content blocks must contain non-whitespace text").
+     */
+    @Test
+    void anthropicExport_leavesOutTextBlocksOfWhiteSpaceOnly_andSaysSo() throws Exception {
+        Store store = MemoryStore.open();
+        SessionId session = new SessionId("white-space");
+        store.log().append(session, AgentId.MAIN, List.of(
+                dev.parley.core.model.NewEntry.of(new EntryId("u"), null, null, Message.user("hi")),
+                dev.parley.core.model.NewEntry.of(new EntryId("a"), new EntryId("u"), null, Message.assistant(List.of(
+                        new dev.parley.core.model.ContentBlock.Text("\n\n"),
+                        new dev.parley.core.model.ContentBlock.Text("hello"))))), dev.parley.core.model.Usage.ZERO);
+
+        Exporter.Result r = new Exporter(store).export(session, Format.ANTHROPIC_MESSAGES, null, false);
+
+        JsonNode doc = Json.parse(r.text());
+        assertThat(ApiRules.anthropic(doc)).isEmpty();
+        assertThat(doc.path("messages").get(1).path("content").toString()).isEqualTo("[{\"type\":\"text\",\"text\":\"hello\"}]");
+        assertThat(r.notes()).anyMatch(n -> n.startsWith("left out text blocks of white space only"));
+    }
+
     /** Regression: an assistant message's text blocks on either side of a tool call were run together. */
     @Test
     void textBlocksOfOneMessage_stayParagraphsApartInAnAiderExport() {

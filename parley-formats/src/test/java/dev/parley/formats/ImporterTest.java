@@ -179,6 +179,30 @@ class ImporterTest {
         assertThat(r.fatal().get(1).message()).contains("unrecognized format");
     }
 
+    /**
+     * Found by a break-it pass: a conversation of a file that holds several (an OpenAI chat file of two) that grew was
+     * imported again as a second session of the same origin, the stale copy left beside it: the check that the grown
+     * source is the same file looked for the agent's own file, which a conversation of such a file does not have.
+     */
+    @Test
+    void aGrownConversationOfAFileOfSeveral_isUpdated_notImportedAgain() throws Exception {
+        String two = "[{\"messages\":[{\"role\":\"user\",\"content\":\"one\"}%s]},"
+                + "{\"messages\":[{\"role\":\"user\",\"content\":\"two\"}]}]";
+        Path file = write("two.json", String.format(two, ""));
+        Recorder first = importPaths(file);
+        assertThat(first.sessions).extracting(ImportResult::status).containsOnly(ImportResult.Status.IMPORTED);
+
+        Files.writeString(file, String.format(two, ",{\"role\":\"assistant\",\"content\":\"answer\"}"));
+        Recorder grown = importPaths(file);
+
+        assertThat(grown.problems).isEmpty();
+        assertThat(grown.sessions).extracting(ImportResult::status)
+                .containsExactly(ImportResult.Status.UPDATED, ImportResult.Status.UNCHANGED);
+        assertThat(grown.sessions.get(0).session()).isEqualTo(first.sessions.get(0).session());
+        assertThat(log.log().load(first.sessions.get(0).session(), null)).hasSize(2);
+        assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).hasSize(2);
+    }
+
     @Test
     void importingTwice_changesNothing_andAGrownFileAppendsOnlyTheNewEntries() throws Exception {
         Path file = write("s.jsonl", U1);

@@ -303,7 +303,9 @@ class RemoteFallbackTest {
             assertThat(refused.replayed()).isZero();
             assertThat(refused.conflicts()).isZero();
             assertThat(refused.pending()).isEqualTo(2);
-            assertThat(refused.stoppedBy()).contains("401");
+            assertThat(refused.stoppedBy()).contains("401") // and, found by a newcomer's trial, where a token goes
+                    .contains("this client sent no token: give one with parley.token=TOKEN")
+                    .contains("PARLEY_REMOTE_TOKEN");
             assertThat(events.conflicts).isEmpty();
             assertThat(remote.stats().conflicts()).isZero();
             assertThat(backend.log().load(SESSION, null)).isEmpty();

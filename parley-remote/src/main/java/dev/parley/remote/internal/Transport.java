@@ -149,7 +149,7 @@ public final class Transport {
         breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         if (status == 401 || status == 403) {
             throw new CredentialsRefused(request + " was refused with HTTP " + status
-                    + (json == null ? "" : ": " + json.path("detail").asText("")));
+                    + (json == null ? "" : ": " + json.path("detail").asText("")) + credentialsHint(status));
         }
         if (status >= 400) {
             if (json != null && code.isPresent()) {
@@ -191,5 +191,15 @@ public final class Transport {
     private static String describe(IOException e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : " " + m);
+    }
+
+    /** How to give the server what it asked for: where a token comes from, when this client sent none. */
+    private String credentialsHint(int status) {
+        if (settings.token() == null) {
+            return "; this client sent no token: give one with parley.token=TOKEN in the store URI or in the"
+                    + " environment variable " + RemoteSettings.TOKEN_ENV;
+        }
+        return status == 401 ? "; the server does not know the token this client sent (parley.token or "
+                + RemoteSettings.TOKEN_ENV + ")" : "";
     }
 }
