@@ -84,6 +84,7 @@ final class ImportCommand implements Callable<Integer> {
         boolean progress = !json && stderrIsTerminal();
         Progress bar = new Progress(progress);
         int[] fatal = {0};
+        int[] unavailable = {0}; // files the store could not take now: a retry may store them
         int[] seen = {0};
         int[] skipped = {0};
         Map<ImportResult.Status, Integer> statuses = new EnumMap<>(ImportResult.Status.class);
@@ -156,6 +157,9 @@ final class ImportCommand implements Callable<Integer> {
             public void problem(ImportProblem p) {
                 if (p.fatal()) {
                     fatal[0]++;
+                    if (p.storeError() == ErrorCode.UNAVAILABLE) {
+                        unavailable[0]++;
+                    }
                 }
                 bar.pause(() -> {
                     err.println(json ? Json.write(toJson(p)) : (p.fatal() ? "error: " : "warning: ") + p.describe());
@@ -194,8 +198,10 @@ final class ImportCommand implements Callable<Integer> {
         }
         err.flush();
         if (failedInputs > 0) {
-            // Paths that do not exist and nothing else failed: not found, as a mistyped path is for every command.
-            return failedInputs == missing ? ErrorCode.NOT_FOUND.exitCode() : ErrorCode.INVALID_INPUT.exitCode();
+            // Paths that do not exist and nothing else failed: not found, as a mistyped path is for every command;
+            // files the store could not take now (read only, a full disk) and nothing else: unavailable.
+            return failedInputs == missing ? ErrorCode.NOT_FOUND.exitCode() : failedInputs == unavailable[0]
+                    ? ErrorCode.UNAVAILABLE.exitCode() : ErrorCode.INVALID_INPUT.exitCode();
         }
         if (none) {
             // Nothing to import where the paths point: most likely the wrong place (a file named alone that is no
@@ -280,6 +286,9 @@ final class ImportCommand implements Callable<Integer> {
         }
         if (p.record() != null) {
             o.put("record", p.record());
+        }
+        if (p.storeError() != null) {
+            o.put("storeError", p.storeError().name());
         }
         return o;
     }

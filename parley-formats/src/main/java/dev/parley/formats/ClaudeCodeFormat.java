@@ -152,11 +152,20 @@ final class ClaudeCodeFormat {
             }
         }
         List<NewEntry> entries = new ArrayList<>(file.lines().size());
+        Map<String, JsonLines.Line> firstWithUuid = new HashMap<>();
         for (JsonLines.Line line : file.lines()) {
             ObjectNode record = line.node();
             String uuid = JsonSupport.text(record, "uuid");
             EntryId id = uuid != null && Ids.isValid(uuid) && !localUsed.contains(new EntryId(uuid))
                     ? new EntryId(uuid) : synthesizedId(file.agent(), line.number(), localUsed);
+            if (uuid != null) {
+                JsonLines.Line first = firstWithUuid.putIfAbsent(uuid, line);
+                if (first != null && !first.node().equals(record)) {
+                    // Both are kept (an export writes both lines back); a reader should know which is which.
+                    warnings.add(ImportProblem.warning(file.path(), line.number(), "uuid " + uuid + " was used by"
+                            + " line " + first.number() + " for a different record; this one is kept as entry " + id));
+                }
+            }
             EntryId parent = null;
             String parentUuid = JsonSupport.text(record, "parentUuid");
             if (parentUuid != null) {

@@ -85,11 +85,21 @@ public final class Detector {
             doc = Json.readSource(file);
         } catch (IOException e) {
             return Detection.malformed("not valid JSON: " + (e instanceof JsonProcessingException j
-                    ? Json.problem(j) + " (line " + (j.getLocation() == null ? "?" : j.getLocation().getLineNr()) + ")"
-                    : e.getMessage()));
+                    ? Json.problem(j) + where(j) : e.getMessage()));
         }
         Format f = documentFormat(doc);
         return f == null ? Detection.unknown("a JSON document of no known transcript shape") : Detection.of(f, doc);
+    }
+
+    /**
+     * Where a document's parse failed: its line, or the end of the file when the file ended first (whose line is the
+     * one after a final newline: a one-line file cut short would read "line 2").
+     */
+    private static String where(JsonProcessingException e) {
+        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+            return " (at the end of the file)";
+        }
+        return " (line " + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ")";
     }
 
     private static String abbreviate(String s) {

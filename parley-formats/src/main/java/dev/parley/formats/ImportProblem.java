@@ -1,5 +1,7 @@
 package dev.parley.formats;
 
+import dev.parley.core.ErrorCode;
+import dev.parley.core.ParleyException;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -14,12 +16,21 @@ import org.jspecify.annotations.Nullable;
  * @param callId the tool-call id the problem is about (a result that answers no call, a call no result answers), or
  *     null
  * @param record the id of the source record the problem is about (a record two sources disagree on), or null
+ * @param storeError for a file read well that the store did not take, the store's error code (e.g.
+ *     {@link ErrorCode#UNAVAILABLE} for a store that cannot be written now, where a retry may succeed); null for a
+ *     problem of the file itself
  */
 public record ImportProblem(Path file, int line, String message, boolean fatal, @Nullable String callId,
-                            @Nullable String record) {
+                            @Nullable String record, @Nullable ErrorCode storeError) {
     public ImportProblem {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(message, "message");
+    }
+
+    /** A problem of the file itself, about a call or a record. */
+    public ImportProblem(Path file, int line, String message, boolean fatal, @Nullable String callId,
+                         @Nullable String record) {
+        this(file, line, message, fatal, callId, record, null);
     }
 
     /** A problem about no particular call or record. */
@@ -30,6 +41,11 @@ public record ImportProblem(Path file, int line, String message, boolean fatal, 
     /** {@code file:line: message} (or {@code file: message}). */
     public String describe() {
         return file + (line > 0 ? ":" + line : "") + ": " + message;
+    }
+
+    /** A file read well that the store refused: rejected, with the store's error. */
+    static ImportProblem notStored(Path file, ParleyException e) {
+        return new ImportProblem(file, 0, "not stored: " + e.getMessage(), true, null, null, e.code());
     }
 
     static ImportProblem fatal(Path file, int line, String message) {

@@ -231,7 +231,7 @@ public final class Importer {
                 try {
                     rejected += storeClaudeGroup(group, listener);
                 } catch (ParleyException e) {
-                    listener.problem(ImportProblem.fatal(group.get(0).path(), 0, "not stored: " + e.getMessage()));
+                    listener.problem(ImportProblem.notStored(group.get(0).path(), e));
                     rejected++;
                 }
             }
@@ -407,11 +407,11 @@ public final class Importer {
                 return store(ps, listener);
             } catch (AlreadyExistsException e) {
                 if (attempt >= 4) {
-                    listener.problem(ImportProblem.fatal(sourceOf(ps), 0, "not stored: " + e.getMessage()));
+                    listener.problem(ImportProblem.notStored(sourceOf(ps), e));
                     return 1;
                 }
             } catch (ParleyException e) {
-                listener.problem(ImportProblem.fatal(sourceOf(ps), 0, "not stored: " + e.getMessage()));
+                listener.problem(ImportProblem.notStored(sourceOf(ps), e));
                 return 1;
             }
         }
@@ -701,7 +701,7 @@ public final class Importer {
                 return 0;
             }
             Path file = agent.source() != null ? agent.source() : Path.of("(conversation)");
-            listener.problem(ImportProblem.fatal(file, 0, "not stored: " + e.getMessage()));
+            listener.problem(ImportProblem.notStored(file, e));
             return 1;
         }
     }

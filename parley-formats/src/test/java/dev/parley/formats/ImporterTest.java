@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.ParleyException;
 import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.ForwardingMessageLog;
@@ -61,10 +62,15 @@ class ImporterTest {
 
     /** A store whose log refuses every append, as a server refuses a body over its limit. */
     static Store refusingAppends(Store store) {
+        return refusingAppends(store, () -> new InvalidInputException("refused by the test's store"));
+    }
+
+    /** A store whose log refuses every append with the error given. */
+    static Store refusingAppends(Store store, java.util.function.Supplier<ParleyException> error) {
         MessageLog refusing = new ForwardingMessageLog(store.log()) {
             @Override
             public AppendResult append(SessionId session, AgentId agent, List<NewEntry> batch, Usage usage) {
-                throw new InvalidInputException("refused by the test's store");
+                throw error.get();
             }
         };
         return new Store() {
@@ -101,6 +107,44 @@ class ImporterTest {
         assertThat(r.fatal()).hasSize(2).allSatisfy(p -> assertThat(p.message()).contains("not stored")
                 .contains("refused by the test's store"));
         assertThat(log.catalog().orElseThrow().list(null, 10).sessions()).isEmpty();
+    }
+
+    /**
+     * Found by a break-it pass: a file the store could not take now (a read-only store) was reported as the file's
+     * fault, so the command exited 2 (invalid input) instead of 7 (unavailable). The problem now carries the store's
+     * error; a file's own problem carries none.
+     */
+    @Test
+    void aFileTheStoreCannotTakeNow_carriesTheStoresError_andAFilesOwnProblemNone() throws Exception {
+        Path claude = write("claude.jsonl", U1, A1);
+        Path bad = write("bad.jsonl", U1, "{\"type\":\"user\", oops");
+        Recorder r = new Recorder();
+        new Importer(refusingAppends(log, () -> new dev.parley.core.UnavailableException("the disk is full", null)),
+                IdGenerator.uuidV7()).importPaths(List.of(claude, bad), null, r);
+
+        assertThat(r.fatal()).hasSize(2);
+        assertThat(r.fatal()).filteredOn(p -> p.file().equals(claude)).singleElement()
+                .satisfies(p -> assertThat(p.storeError()).isEqualTo(dev.parley.core.ErrorCode.UNAVAILABLE));
+        assertThat(r.fatal()).filteredOn(p -> p.file().equals(bad)).singleElement()
+                .satisfies(p -> assertThat(p.storeError()).isNull());
+    }
+
+    /**
+     * Found by a break-it pass: a Claude Code record that reused an earlier record's uuid with other content was kept
+     * under a made-up id (line-N) without a word, and became the active leaf.
+     */
+    @Test
+    void aUuidReusedForADifferentRecord_isWarnedAbout_namingBothLines() throws Exception {
+        String again = A1.replace("\"text\":\"hi\"", "\"text\":\"DIFFERENT\"");
+        Path file = write("dup.jsonl", U1, A1, again, A1);
+        Recorder r = importPaths(file);
+        assertThat(r.fatal()).isEmpty();
+        assertThat(r.problems).singleElement().satisfies(p -> {
+            assertThat(p.line()).isEqualTo(3);
+            assertThat(p.message()).contains("uuid 11111111-0000-4000-8000-000000000002 was used by line 2 for a"
+                    + " different record; this one is kept as entry line-3");
+        });
+        assertThat(log.log().load(r.sessions.get(0).session(), null)).hasSize(4);
     }
 
     @Test
@@ -177,6 +221,17 @@ class ImporterTest {
         Recorder r = importPaths(text, unknown);
         assertThat(r.fatal()).hasSize(2);
         assertThat(r.fatal().get(1).message()).contains("unrecognized format");
+    }
+
+    /** Found by a newcomer's trial: a one-line file cut short was reported at "(line 2)", a line it does not have. */
+    @Test
+    void aDocumentCutShort_isReportedAtTheEndOfTheFile_notAtALineAfterIt() throws Exception {
+        Path file = write("cut.jsonl", "{\"foo\":1");
+        Recorder r = importPaths(file);
+        assertThat(r.problems).singleElement().satisfies(p -> {
+            assertThat(p.fatal()).isTrue();
+            assertThat(p.message()).contains("(at the end of the file)").doesNotContain("line 2");
+        });
     }
 
     /**

@@ -105,6 +105,10 @@ public final class SqliteStore extends JdbcStore {
         boolean exists = Files.isRegularFile(absolute);
         if (exists) {
             requireSqliteFile(absolute, where);
+        } else if (absolute.getParent() != null && !Files.isWritable(absolute.getParent())) {
+            // SQLite would say only SQLITE_CANTOPEN, "Unable to open the database file"
+            throw new UnavailableException("cannot create " + where + ": permission denied: this process may not"
+                    + " create files in " + absolute.getParent(), null);
         }
         String readOnly = exists ? whyReadOnly(absolute) : null;
         if (readOnly == null) {
