@@ -605,7 +605,7 @@ public final class Importer {
     }
 
     /**
-     * A Parley export: the session keeps its id; it is unchanged when the store already holds exactly these entries,
+     * A Parley export: the session keeps its id and creation time; it is unchanged when the store already holds exactly these entries,
      * and otherwise restored as a new session (under a new id when the id is taken). Runs of agents are appended in
      * file order.
      */
@@ -630,7 +630,7 @@ public final class Importer {
         int rejected = 0;
         if (session == null) {
             session = chooseId(ps, candidates);
-            catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata()));
+            catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata(), ps.createdAt()));
             try {
                 for (ParsedAgent run : ps.agents()) {
                     log.append(session, run.agent(), run.entries(), usageOf(run.entries()));

@@ -79,6 +79,11 @@ final class ParleyFormat {
                     + header.get("version"));
         }
         String id = JsonSupport.text(header, "id");
+        java.time.Instant createdAt = JsonSupport.instant(header, "createdAt");
+        if (createdAt == null) {
+            throw new SourceFileException(file, lines.get(0).number(), "the header's createdAt is not a time: "
+                    + header.get("createdAt"));
+        }
         Map<String, RawJson> metadata = new LinkedHashMap<>();
         if (header.has("metadata")) {
             metadata.putAll(EntryCodec.decodeRawMap(header.get("metadata"), location));
@@ -126,7 +131,7 @@ final class ParleyFormat {
         }
         String origin = JsonSupport.text(header, "origin");
         return new ParsedSession(Format.PARLEY, id, origin != null ? origin : "parley:" + id,
-                JsonSupport.text(header, "title"), metadata, runs, null, null);
+                JsonSupport.text(header, "title"), metadata, runs, null, null, createdAt);
     }
 
 }

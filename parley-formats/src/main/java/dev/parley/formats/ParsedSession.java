@@ -2,6 +2,7 @@ package dev.parley.formats;
 
 import dev.parley.core.RawJson;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,15 +20,24 @@ import org.jspecify.annotations.Nullable;
  * @param agents the agents, main first
  * @param source for a conversation of a multi-conversation file: the file, else null
  * @param index for a conversation of a multi-conversation file: its 0-based position, else null
+ * @param createdAt when the session was created where it was exported from (a Parley export says), or null: a
+ *     session the import creates is created then
  */
 public record ParsedSession(Format format, @Nullable String sourceSessionId, String origin, @Nullable String title,
                             Map<String, RawJson> metadata, List<ParsedAgent> agents, @Nullable Path source,
-                            @Nullable Integer index) {
+                            @Nullable Integer index, @Nullable Instant createdAt) {
     public ParsedSession {
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(origin, "origin");
         metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         agents = List.copyOf(agents);
+    }
+
+    /** A session of a source that does not say when it was created. */
+    public ParsedSession(Format format, @Nullable String sourceSessionId, String origin, @Nullable String title,
+                         Map<String, RawJson> metadata, List<ParsedAgent> agents, @Nullable Path source,
+                         @Nullable Integer index) {
+        this(format, sourceSessionId, origin, title, metadata, agents, source, index, null);
     }
 
     /** The number of entries over all agents. */

@@ -147,6 +147,33 @@ class ImporterTest {
         assertThat(log.log().load(r.sessions.get(0).session(), null)).hasSize(4);
     }
 
+    /**
+     * Found by a break-it pass: a Parley export imported into another store (the way to move sessions between
+     * backends) came back created at the import, not when the session was created; every hop moved it.
+     */
+    @Test
+    void aParleyExport_restoresTheSessionsCreationTime() throws Exception {
+        SessionId id = new SessionId("made-in-2020");
+        java.time.Instant created = java.time.Instant.parse("2020-02-03T04:05:06.789Z");
+        log.catalog().orElseThrow().create(new dev.parley.core.log.NewSession(id, "old", null, java.util.Map.of(),
+                created));
+        log.log().append(id, AgentId.MAIN, List.of(NewEntry.of(new dev.parley.core.EntryId("u"), null, null,
+                dev.parley.core.model.Message.user("hello"))), Usage.ZERO);
+        Path export = write("made-in-2020.jsonl", new Exporter(log).export(id, Format.PARLEY, null).strip());
+        Store elsewhere = MemoryStore.open();
+
+        Recorder r = new Recorder();
+        new Importer(elsewhere, IdGenerator.uuidV7()).importPaths(List.of(export), null, r);
+
+        assertThat(r.fatal()).isEmpty();
+        assertThat(elsewhere.catalog().orElseThrow().find(id).orElseThrow().createdAt()).isEqualTo(created);
+        Path damaged = write("damaged.jsonl", Files.readString(export).replace("2020-02-03T04:05:06.789Z", "soon"));
+        Recorder bad = new Recorder();
+        new Importer(MemoryStore.open(), IdGenerator.uuidV7()).importPaths(List.of(damaged), null, bad);
+        assertThat(bad.fatal()).singleElement().satisfies(p -> assertThat(p.message())
+                .contains("the header's createdAt is not a time"));
+    }
+
     @Test
     void malformedLineInTheMiddle_rejectsThatFileOnly_namingTheLine() throws Exception {
         Path bad = write("bad.jsonl", U1, "{\"type\":\"user\", oops", A1);

@@ -594,6 +594,11 @@ public final class MessageLogScenarios {
             equal(List.of(session("created")), catalog.findByOrigin("test:origin").stream().map(SessionInfo::id).toList(),
                     "findByOrigin");
             equal(Map.of("k", RawJson.of("[1]")), created.metadata(), "metadata");
+            Instant then = Instant.parse("2025-01-02T03:04:05.678Z"); // a session restored from an export
+            catalog.create(new NewSession(session("restored"), null, null, Map.of(), then));
+            SessionInfo restored = catalog.find(session("restored")).orElseThrow();
+            equal(then, restored.createdAt(), "the creation time a restored session was created with");
+            that(!restored.updatedAt().isBefore(then), "a restored session's activity is not before its creation");
             fails(dev.parley.core.AlreadyExistsException.class, "creating an existing session",
                     () -> catalog.create(NewSession.of(session("created"))));
             equal(List.of(session("page-0"), session("page-1")), catalog.findByPrefix("page-", 2), "findByPrefix");

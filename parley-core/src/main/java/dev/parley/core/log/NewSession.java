@@ -2,6 +2,8 @@ package dev.parley.core.log;
 
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -15,11 +17,33 @@ import org.jspecify.annotations.Nullable;
  * @param title a title, or null
  * @param origin the import origin (see {@link SessionInfo#origin()}), or null
  * @param metadata free-form metadata, copied
+ * @param createdAt when the session was created, for a session restored from elsewhere (a Parley export keeps it),
+ *     kept to the millisecond; null for now. Its activity time ({@link SessionInfo#updatedAt()}) is still now (or
+ *     this, if later): the catalog lists a restored session where its restoring happened
  */
-public record NewSession(SessionId id, @Nullable String title, @Nullable String origin, Map<String, RawJson> metadata) {
+public record NewSession(SessionId id, @Nullable String title, @Nullable String origin, Map<String, RawJson> metadata,
+                         @Nullable Instant createdAt) {
     public NewSession {
         Objects.requireNonNull(id, "id");
         metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        createdAt = createdAt == null ? null : createdAt.truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /** A session created now. */
+    public NewSession(SessionId id, @Nullable String title, @Nullable String origin, Map<String, RawJson> metadata) {
+        this(id, title, origin, metadata, null);
+    }
+
+    /**
+     * When the session counts as created, given the time now: {@link #createdAt()}, or {@code now} when there is none.
+     */
+    public Instant createdAtOr(Instant now) {
+        return createdAt != null ? createdAt : now;
+    }
+
+    /** Its activity time at creation, given the time now: now, or its creation time if that is later. */
+    public Instant updatedAtOr(Instant now) {
+        return createdAt != null && createdAt.isAfter(now) ? createdAt : now;
     }
 
     /** A session with only an id. */

@@ -225,7 +225,8 @@ final class MemoryMessageLog implements MessageLog, SessionCatalog {
 
     private SessionInfo newInfo(NewSession s) {
         Instant now = now();
-        return new SessionInfo(s.id(), now, now, s.title(), s.origin(), 0, 0, s.metadata());
+        return new SessionInfo(s.id(), s.createdAtOr(now), s.updatedAtOr(now), s.title(), s.origin(), 0, 0,
+                s.metadata());
     }
 
     private Instant now() {

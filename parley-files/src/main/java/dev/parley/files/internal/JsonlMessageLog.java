@@ -940,7 +940,8 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
                             // A file from before headers were written at creation: give it one now.
                             NewSession s = create != null ? create : NewSession.of(session);
                             appendDurably(session, channel, index, SessionFile.headerLine(new SessionFile.Header(
-                                    session, options.clock().instant(), s.title(), s.origin(), s.metadata())), op);
+                                    session, s.createdAtOr(options.clock().instant()), s.title(), s.origin(),
+                                    s.metadata())), op);
                         }
                         return new Holder<>(work.run(channel, index, op));
                         // Stamping the time opens and closes another descriptor of the file: only after the lock's
@@ -988,8 +989,8 @@ public final class JsonlMessageLog implements MessageLog, SessionCatalog {
      */
     private boolean createFile(SessionId session, NewSession s) throws IOException {
         Path file = fileOf(session);
-        byte[] header = SessionFile.headerLine(new SessionFile.Header(session, options.clock().instant(), s.title(),
-                s.origin(), s.metadata()));
+        byte[] header = SessionFile.headerLine(new SessionFile.Header(session, s.createdAtOr(options.clock().instant()),
+                s.title(), s.origin(), s.metadata()));
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir);
             AtomicFiles.syncDirectory(dir.getParent());

@@ -786,8 +786,8 @@ final class JdbcMessageLog implements MessageLog, SessionCatalog {
                     + ") ON CONFLICT (scope_id, id) DO NOTHING")) {
                 st.setString(1, scope);
                 st.setString(2, session.id().value());
-                dialect.setInstant(st, 3, now);
-                dialect.setInstant(st, 4, now);
+                dialect.setInstant(st, 3, session.createdAtOr(now));
+                dialect.setInstant(st, 4, session.updatedAtOr(now));
                 st.setString(5, dialect.escape(session.title()));
                 st.setString(6, dialect.escape(session.origin()));
                 st.setString(7, Json.write(EntryCodec.encodeRawMap(session.metadata())));

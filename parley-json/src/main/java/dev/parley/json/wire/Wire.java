@@ -283,16 +283,20 @@ public final class Wire {
             o.put("origin", s.origin());
         }
         o.set("metadata", EntryCodec.encodeRawMap(s.metadata()));
+        if (s.createdAt() != null) { // only then: a server of an earlier Parley refuses the key
+            o.put("createdAt", Instants.format(s.createdAt()));
+        }
         return o;
     }
 
     /** @throws InvalidInputException if malformed */
     public static NewSession decodeNewSession(JsonNode node) {
         return strict(() -> {
-            StrictObject o = StrictObject.of(node, "new session").allowOnly(Set.of("id", "title", "origin", "metadata"));
+            StrictObject o = StrictObject.of(node, "new session")
+                    .allowOnly(Set.of("id", "title", "origin", "metadata", "createdAt"));
             return new NewSession(new SessionId(o.string("id")), o.optionalString("title"), o.optionalString("origin"),
                     o.has("metadata") ? EntryCodec.decodeRawMap(o.required("metadata"), "session metadata")
-                            : java.util.Map.of());
+                            : java.util.Map.of(), o.optionalInstant("createdAt"));
         });
     }
 
