@@ -252,6 +252,12 @@ public final class Importer {
                             || name.endsWith(".md")) || name.equals(".aider.chat.history.md");
                     if (a.isRegularFile() && transcript) {
                         files.add(f);
+                    } else if (a.isSymbolicLink() && transcript) {
+                        // Not followed: its target is known by its own path (a link to an imported file would import
+                        // it again as another source), and a link may lead out of the directory.
+                        listener.problem(ImportProblem.warning(f, 0, "skipped: a symbolic link (import what it"
+                                + " points to by its own path)"));
+                        listener.skipped(f);
                     }
                     return java.nio.file.FileVisitResult.CONTINUE;
                 }

@@ -174,6 +174,20 @@ class ImporterTest {
                 .contains("the header's createdAt is not a time"));
     }
 
+    /** Found by a break-it pass: a symbolic link in an imported directory was passed over without a word. */
+    @Test
+    void aSymbolicLinkInADirectory_isSkippedAndSaidSo() throws Exception {
+        Path real = write("elsewhere/s.jsonl", U1);
+        Path dirOfLinks = Files.createDirectories(dir.resolve("links"));
+        Path link = Files.createSymbolicLink(dirOfLinks.resolve("s.jsonl"), real);
+
+        Recorder r = importPaths(dirOfLinks);
+
+        assertThat(r.sessions).isEmpty();
+        assertThat(r.skipped).containsExactly(link);
+        assertThat(r.problems).singleElement().satisfies(p -> assertThat(p.message()).contains("a symbolic link"));
+    }
+
     @Test
     void malformedLineInTheMiddle_rejectsThatFileOnly_namingTheLine() throws Exception {
         Path bad = write("bad.jsonl", U1, "{\"type\":\"user\", oops", A1);

@@ -9,6 +9,7 @@ final class Recorder implements Importer.Listener {
     final List<ImportResult> sessions = new ArrayList<>();
     final List<ImportProblem> problems = new ArrayList<>();
     final List<Path> files = new ArrayList<>();
+    final List<Path> skipped = new ArrayList<>();
 
     @Override
     public void session(ImportResult result) {
@@ -23,6 +24,11 @@ final class Recorder implements Importer.Listener {
     @Override
     public void fileDone(Path file) {
         files.add(file);
+    }
+
+    @Override
+    public void skipped(Path file) {
+        skipped.add(file);
     }
 
     List<ImportProblem> fatal() {
