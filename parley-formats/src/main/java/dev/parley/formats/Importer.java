@@ -636,7 +636,11 @@ public final class Importer {
         int rejected = 0;
         if (session == null) {
             session = chooseId(ps, candidates);
-            catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata(), ps.createdAt()));
+            // The export's creation time only for the first session of its origin: a snapshot restored beside the
+            // session it was taken from is created now, so that the original stays the oldest of the origin, the one
+            // a later import of the source extends (findByOrigin: oldest first).
+            catalog.create(new NewSession(session, ps.title(), ps.origin(), ps.metadata(),
+                    candidates.isEmpty() ? ps.createdAt() : null));
             try {
                 for (ParsedAgent run : ps.agents()) {
                     log.append(session, run.agent(), run.entries(), usageOf(run.entries()));

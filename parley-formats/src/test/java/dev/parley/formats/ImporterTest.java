@@ -167,6 +167,15 @@ class ImporterTest {
 
         assertThat(r.fatal()).isEmpty();
         assertThat(elsewhere.catalog().orElseThrow().find(id).orElseThrow().createdAt()).isEqualTo(created);
+        // Restored beside the session it came from (which has grown since), a snapshot is created now: the original
+        // stays the oldest of the origin, the one later imports of the source extend (found by a review).
+        elsewhere.log().append(id, AgentId.MAIN, List.of(NewEntry.of(new dev.parley.core.EntryId("a"),
+                new dev.parley.core.EntryId("u"), null, dev.parley.core.model.Message.user("more"))), Usage.ZERO);
+        Recorder beside = new Recorder();
+        new Importer(elsewhere, IdGenerator.uuidV7()).importPaths(List.of(export), null, beside);
+        SessionId snapshot = beside.sessions.get(0).session();
+        assertThat(snapshot).isNotEqualTo(id);
+        assertThat(elsewhere.catalog().orElseThrow().find(snapshot).orElseThrow().createdAt()).isAfter(created);
         Path damaged = write("damaged.jsonl", Files.readString(export).replace("2020-02-03T04:05:06.789Z", "soon"));
         Recorder bad = new Recorder();
         new Importer(MemoryStore.open(), IdGenerator.uuidV7()).importPaths(List.of(damaged), null, bad);

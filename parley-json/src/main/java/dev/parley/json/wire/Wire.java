@@ -289,14 +289,26 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * A restored session's creation time, refused when it is more than a day ahead of this clock: its activity time
+     * would be that far ahead too, and the session would head the catalog's "newest activity first" until then.
+     */
+    private static java.time.@org.jspecify.annotations.Nullable Instant notInTheFuture(
+            java.time.@org.jspecify.annotations.Nullable Instant createdAt) {
+        if (createdAt != null && createdAt.isAfter(java.time.Instant.now().plus(java.time.Duration.ofDays(1)))) {
+            throw new InvalidInputException("createdAt " + createdAt + " is in the future");
+        }
+        return createdAt;
+    }
+
+    /** @throws InvalidInputException if malformed, or createdAt is more than a day in the future */
     public static NewSession decodeNewSession(JsonNode node) {
         return strict(() -> {
             StrictObject o = StrictObject.of(node, "new session")
                     .allowOnly(Set.of("id", "title", "origin", "metadata", "createdAt"));
             return new NewSession(new SessionId(o.string("id")), o.optionalString("title"), o.optionalString("origin"),
                     o.has("metadata") ? EntryCodec.decodeRawMap(o.required("metadata"), "session metadata")
-                            : java.util.Map.of(), o.optionalInstant("createdAt"));
+                            : java.util.Map.of(), notInTheFuture(o.optionalInstant("createdAt")));
         });
     }
 
