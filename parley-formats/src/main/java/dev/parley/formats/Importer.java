@@ -737,11 +737,11 @@ public final class Importer {
                 out.put(agent.agent(), Fit.SAME);
             } else {
                 // The same file grown: an agent read from a file of its own names it; a conversation of a file
-                // that holds several (agent source null) is known by the file and its place there, as the origin
-                // the candidate was found by already says.
+                // that holds several (agent source null, an index) is known by the file and its place there, which
+                // the origin the candidate was found by already holds.
                 boolean samePath = agent.source() != null
                         ? agent.source().toString().equals(sources.get(agent.agent().value()))
-                        : ps.source() != null && ps.index() != null && ps.origin().equals(candidate.origin());
+                        : ps.index() != null;
                 out.put(agent.agent(), samePath ? Fit.PREFIX : Fit.CONFLICT);
             }
         }
