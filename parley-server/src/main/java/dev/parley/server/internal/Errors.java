@@ -7,6 +7,8 @@ import dev.parley.json.wire.Problems;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.io.IOException;
+import java.io.InputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +20,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Errors {
     private static final Logger LOG = LoggerFactory.getLogger(Errors.class);
+    /** The most of a refused request's body read (and dropped) before the answer, in bytes. */
+    private static final long DISCARDED_AT_MOST = 64L * 1024 * 1024;
 
     private Errors() {}
 
@@ -40,8 +44,33 @@ final class Errors {
     }
 
     static void answer(Context ctx, ObjectNode problem) {
+        discardUnreadBody(ctx);
         // Bytes: JSON is UTF-8, and a String result of a media type without a charset went out as ISO-8859-1.
         ctx.status(problem.path("status").asInt(500)).contentType(Problems.MEDIA_TYPE)
                 .result(Json.write(problem).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Reads and drops what is left of the request's body, up to {@link #DISCARDED_AT_MOST} bytes, before a refusal
+     * is sent. A server that answers and closes with the body unread makes the kernel reset the connection, and a
+     * client still sending often loses the answer with it ("received no bytes") instead of reading the 413 or 401.
+     * A longer body is left unread: the connection is closed after the answer.
+     */
+    private static void discardUnreadBody(Context ctx) {
+        long declared = ctx.req().getContentLengthLong();
+        if (declared > DISCARDED_AT_MOST) {
+            return;
+        }
+        try {
+            InputStream in = ctx.req().getInputStream();
+            byte[] buffer = new byte[64 * 1024];
+            long read = 0;
+            for (int n; read < DISCARDED_AT_MOST && (n = in.read(buffer)) >= 0; ) {
+                read += n;
+            }
+        } catch (IOException | IllegalStateException e) {
+            // the body is gone or was taken as a reader: the answer goes out as it is
+            LOG.debug("the rest of a refused request's body could not be read", e);
+        }
     }
 }
