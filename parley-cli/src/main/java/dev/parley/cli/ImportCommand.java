@@ -41,7 +41,12 @@ import picocli.CommandLine.Model.CommandSpec;
  * whose calls fell back because the server stopped answering during the import was compared with the fallback store's
  * copy: found unchanged there it is reported {@value #UNSENT} (this import sent nothing for it) and counted as
  * failed; imported or updated there, its writes are queued for replay with a warning that the server may refuse them.
- * Either way the command exits 7 (unavailable) unless an input failed too (2).
+ * Either way the command exits 7 (unavailable) unless an input failed too.
+ *
+ * <p>Exit codes: 0 when every input was imported, updated or unchanged; 2 when an input was refused (a malformed or
+ * conflicting transcript, or failures of different kinds together); 3 when the only failures are paths that do not
+ * exist, or when the paths hold no transcript at all; 7 when the only failures are sessions the store could not take
+ * (read only, full, the server not answering), or when writes fell back to the fallback store.
  */
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Import transcripts: files, or directories searched recursively.",
         "Formats: claude-code, pi, codex, gemini, aider, openai-chat, openai-responses, anthropic-messages, parley (detected from content).",

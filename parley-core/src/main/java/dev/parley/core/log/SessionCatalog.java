@@ -15,9 +15,12 @@ import org.jspecify.annotations.Nullable;
 public interface SessionCatalog {
 
     /**
-     * Creates an empty session with its catalog attributes.
+     * Creates an empty session with its catalog attributes. It is created at {@link NewSession#createdAt()} when that
+     * is given (a restored session keeps its creation time), else now; its activity time is now, or that creation
+     * time if it is later, so it is listed first until another session is active.
      *
-     * @return the created session
+     * @param session the session's id and attributes
+     * @return the created session, as {@link #find} would return it
      * @throws dev.parley.core.AlreadyExistsException if the id is taken; nothing was changed
      */
     SessionInfo create(NewSession session);
