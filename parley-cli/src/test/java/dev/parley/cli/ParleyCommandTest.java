@@ -247,6 +247,28 @@ class ParleyCommandTest {
         assertThat(db).doesNotExist();
     }
 
+    /**
+     * Found by a review: a quoted ~/x.db as --store got sqlite:~/x.db suggested, which names a directory called ~ and
+     * is refused; and jsonl/sessions, an existing relative directory, got jsonl:/sessions, another place.
+     */
+    @Test
+    void barePathSuggestion_writesTildeAsHome_andKeepsAnExistingRelativePathWhole() throws Exception {
+        CliRun tilde = parley("--store", "~/parley-test-nowhere.db", "sessions");
+        assertThat(tilde.exit()).isEqualTo(2);
+        assertThat(tilde.err()).contains("did you mean sqlite:$HOME/parley-test-nowhere.db?");
+
+        // a directory named like a scheme, relative to the working directory (the module's, under Maven)
+        Path relative = Path.of("jsonl", "sessions-" + System.nanoTime());
+        Files.createDirectories(relative);
+        try {
+            CliRun run = parley("--store", relative.toString(), "sessions");
+            assertThat(run.err()).contains("did you mean jsonl:" + relative + "?");
+        } finally {
+            Files.delete(relative);
+            Files.deleteIfExists(relative.getParent());
+        }
+    }
+
     /** Regression: a read on sqlite: without a path said "no store at sqlite:" (exit 3) while a write said it needs a path. */
     @Test
     void storeUriWithoutAPath_isIncomplete_forReadsAsForWrites() {

@@ -599,6 +599,9 @@ public final class MessageLogScenarios {
             SessionInfo restored = catalog.find(session("restored")).orElseThrow();
             equal(then, restored.createdAt(), "the creation time a restored session was created with");
             that(!restored.updatedAt().isBefore(then), "a restored session's activity is not before its creation");
+            equal(restored.updatedAt(), catalog.list(null, 1).sessions().get(0).updatedAt(),
+                    "a restored session is listed where its restoring happened: first (or tied for first), not by "
+                            + "its creation time");
             fails(dev.parley.core.AlreadyExistsException.class, "creating an existing session",
                     () -> catalog.create(NewSession.of(session("created"))));
             equal(List.of(session("page-0"), session("page-1")), catalog.findByPrefix("page-", 2), "findByPrefix");

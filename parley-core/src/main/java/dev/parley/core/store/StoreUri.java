@@ -46,29 +46,36 @@ public record StoreUri(String scheme, String location, Map<String, String> param
 
     /**
      * For a bare path given as a store URI, {@code "; did you mean jsonl:PATH?"} (an existing directory) or
-     * {@code "; did you mean sqlite:PATH?"} (anything else that looks like a path); otherwise empty.
+     * {@code "; did you mean sqlite:PATH?"} (anything else that looks like a path), with a leading {@code ~} written
+     * as {@code $HOME} (nothing expands {@code ~} after a scheme); {@code "; did you mean sqlite:/x.db?"} for
+     * {@code sqlite/x.db}, the colon left out, unless that names an existing path; otherwise empty.
      */
     private static String likelyUri(String uri) {
         if (uri.isBlank() || uri.contains("://") || uri.contains("?")) {
             return "";
-        }
-        for (String scheme : Stores.providers().keySet()) {
-            if (uri.startsWith(scheme + "/")) { // the colon left out: sqlite/var/lib/x.db
-                return "; did you mean " + scheme + ":" + uri.substring(scheme.length()) + "?";
-            }
         }
         boolean pathLike = uri.startsWith("/") || uri.startsWith(".") || uri.startsWith("~") || uri.contains("/")
                 || uri.contains(File.separator) || uri.matches("(?i).*\\.(db|sqlite3?)");
         if (!pathLike) {
             return "";
         }
-        boolean directory;
+        Path path;
         try {
-            directory = Files.isDirectory(Path.of(uri));
+            path = Path.of(uri);
         } catch (InvalidPathException e) {
             return "";
         }
-        return "; did you mean " + (directory ? "jsonl:" : "sqlite:") + uri + "?";
+        if (!Files.exists(path)) {
+            for (String scheme : Stores.providers().keySet()) {
+                if (uri.startsWith(scheme + "/")) { // the colon left out: sqlite/var/lib/x.db
+                    return "; did you mean " + scheme + ":" + uri.substring(scheme.length()) + "?";
+                }
+            }
+        }
+        boolean home = uri.equals("~") || uri.startsWith("~/");
+        Path meant = home ? Path.of(System.getProperty("user.home"), uri.substring(1).replaceFirst("^/", "")) : path;
+        return "; did you mean " + (Files.isDirectory(meant) ? "jsonl:" : "sqlite:")
+                + (home ? "$HOME" + uri.substring(1) : uri) + "?";
     }
 
     /**
