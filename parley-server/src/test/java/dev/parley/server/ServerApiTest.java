@@ -234,4 +234,36 @@ class ServerApiTest {
             assertThat(a.json().path("detail").asText()).as(target).contains("out of range: 429496729");
         }
     }
+
+    /**
+     * Found by a review: a cost written {@code 1e10000000} was accepted, stored written out in full (ten million
+     * digits) and read back with the store's lock held, freezing every other request; a createdAt in the year
+     * -999999999 was a 500 (an epoch-millisecond overflow). Both are 400 now, and nothing is stored.
+     */
+    @Test
+    void costWithAHugeExponent_andACreatedAtOutsideTheYears0000To9999_areRefusedWith400() throws Exception {
+        NewEntry user = NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(), Message.user("hi"));
+        String batch = Wire.write(Wire.encodeBatch(AgentId.MAIN, List.of(user),
+                new Usage(1, 0, 0, 0, 0, new java.math.BigDecimal("0.123456789"))));
+        Http.Answer cost = Http.send(server, "POST", "/v1/log/sessions/c/agents/main/entries", null,
+                batch.replace("0.123456789", "1e10000000"));
+        assertThat(cost.status()).isEqualTo(400);
+        assertThat(cost.json().path("detail").asText()).contains("cost").contains("the limit is 10000");
+        assertThat(Http.get(server, "/v1/log/sessions/c", null).status()).isEqualTo(404);
+
+        NewEntry answer = NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(),
+                Message.builder(dev.parley.core.model.Role.ASSISTANT).plainText("hi")
+                        .usage(new Usage(0, 1, 0, 0, 0, new java.math.BigDecimal("0.987654321"))).build());
+        Http.Answer inEntry = Http.send(server, "POST", "/v1/log/sessions/c/agents/main/entries", null,
+                Wire.write(Wire.encodeBatch(AgentId.MAIN, List.of(answer), Usage.ZERO))
+                        .replace("0.987654321", "1e-10000000"));
+        assertThat(inEntry.status()).isEqualTo(400);
+        assertThat(Http.get(server, "/v1/log/sessions/c", null).status()).isEqualTo(404);
+
+        Http.Answer past = Http.send(server, "POST", "/v1/log/sessions", null,
+                "{\"id\":\"old\",\"createdAt\":\"-999999999-01-01T00:00:00Z\"}");
+        assertThat(past.status()).isEqualTo(400);
+        assertThat(past.json().path("detail").asText()).contains("outside the years 0000 to 9999");
+        assertThat(Http.get(server, "/v1/log/sessions/old", null).status()).isEqualTo(404);
+    }
 }

@@ -1,7 +1,9 @@
 package dev.parley.core.log;
 
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import dev.parley.core.repository.ChatSession;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -19,13 +21,21 @@ import org.jspecify.annotations.Nullable;
  * @param metadata free-form metadata, copied
  * @param createdAt when the session was created, for a session restored from elsewhere (a Parley export keeps it),
  *     kept to the millisecond; null for now. Its activity time ({@link SessionInfo#updatedAt()}) is still now (or
- *     this, if later): the catalog lists a restored session where its restoring happened
+ *     this, if later): the catalog lists a restored session where its restoring happened. It lies between
+ *     {@link ChatSession#MIN_INSTANT} and {@link ChatSession#MAX_INSTANT} (years 0000 to 9999), as every record's
+ *     times do
+ * @throws dev.parley.core.InvalidInputException if {@code createdAt} lies outside that range
  */
 public record NewSession(SessionId id, @Nullable String title, @Nullable String origin, Map<String, RawJson> metadata,
                          @Nullable Instant createdAt) {
     public NewSession {
         Objects.requireNonNull(id, "id");
         metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        if (createdAt != null && (createdAt.isBefore(ChatSession.MIN_INSTANT)
+                || createdAt.isAfter(ChatSession.MAX_INSTANT))) {
+            throw new InvalidInputException("session " + id + ": createdAt " + createdAt + " is outside the years 0000"
+                    + " to 9999 that every store holds");
+        }
         createdAt = createdAt == null ? null : createdAt.truncatedTo(ChronoUnit.MILLIS);
     }
 

@@ -30,6 +30,8 @@ import dev.parley.json.Json;
 import dev.parley.json.StrictObject;
 import dev.parley.json.repository.ChatArchiveCodec;
 import dev.parley.json.repository.ChatSessionCodec;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -293,9 +295,8 @@ public final class Wire {
      * A restored session's creation time, refused when it is more than a day ahead of this clock: its activity time
      * would be that far ahead too, and the session would head the catalog's "newest activity first" until then.
      */
-    private static java.time.@org.jspecify.annotations.Nullable Instant notInTheFuture(
-            java.time.@org.jspecify.annotations.Nullable Instant createdAt) {
-        if (createdAt != null && createdAt.isAfter(java.time.Instant.now().plus(java.time.Duration.ofDays(1)))) {
+    private static @Nullable Instant notInTheFuture(@Nullable Instant createdAt) {
+        if (createdAt != null && createdAt.isAfter(Instant.now().plus(Duration.ofDays(1)))) {
             throw new InvalidInputException("createdAt " + createdAt + " is in the future");
         }
         return createdAt;
