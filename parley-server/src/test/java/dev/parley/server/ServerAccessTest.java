@@ -123,6 +123,42 @@ class ServerAccessTest {
         }
     }
 
+    /**
+     * Found by a review of the fix above: a refused request's body was read as long as it kept coming, so a client
+     * without a token could hold a server thread by sending a byte now and then, or nothing at all until the 30 s idle
+     * timeout. The refusal now reads for at most a few seconds, each wait for bytes at most one.
+     */
+    @Test
+    void refusal_ofAClientTricklingItsBody_endsTheRequestWithinSeconds_notWhenTheBodyEnds() throws Exception {
+        java.net.URI uri = server.uri();
+        try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+            String head = "POST /v1/log/sessions/s1/agents/main/entries HTTP/1.1\r\nHost: " + uri.getAuthority()
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{";
+            java.io.OutputStream out = socket.getOutputStream();
+            java.io.InputStream in = socket.getInputStream();
+            out.write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            long start = System.nanoTime();
+            boolean ended = false;
+            try {
+                while (!ended && System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(20)) {
+                    out.write(' '); // a byte every half second: the whole body would take almost six days
+                    out.flush();
+                    Thread.sleep(500);
+                    ended = in.available() > 0;
+                }
+            } catch (java.net.SocketException closed) {
+                ended = true; // the server answered and closed the connection: what it answered may be lost with it
+            }
+            java.time.Duration waited = java.time.Duration.ofNanos(System.nanoTime() - start);
+            assertThat(ended).as("the request ended, after %s", waited).isTrue();
+            assertThat(waited).isLessThan(java.time.Duration.ofSeconds(15));
+            if (in.available() > 0) {
+                assertThat(new String(in.readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII))
+                        .isEqualTo("HTTP/1.1 401");
+            }
+        }
+    }
+
     @Test
     void scopeA_cannotReadWriteOrListScopeB() throws Exception {
         assertThat(Http.send(server, "POST", "/v1/log/sessions/shared/agents/main/entries", TOKEN_B,
@@ -185,6 +221,17 @@ class ServerAccessTest {
                 .header("Authorization", "Bearer " + token).header("Parley-Scope", scope).GET().build();
         var r = java.net.http.HttpClient.newHttpClient().send(b, java.net.http.HttpResponse.BodyHandlers.ofString());
         return new Http.Answer(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
+    }
+
+    /** Found by a review: a second Parley-Scope header was ignored, so a request naming two scopes was served. */
+    @Test
+    void scopeHeaderGivenTwice_isRefusedWith400_notReadAsItsFirst() throws Exception {
+        var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.uri() + "/v1/log/sessions"))
+                .header("Authorization", "Bearer " + TOKEN_A).header("Parley-Scope", "scope-a")
+                .header("Parley-Scope", "scope-b").GET().build();
+        var r = java.net.http.HttpClient.newHttpClient().send(b, java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("Parley-Scope header is given 2 times");
     }
 
     @Test

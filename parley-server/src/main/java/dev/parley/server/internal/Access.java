@@ -186,7 +186,12 @@ public final class Access {
 
     /** The caller's scope: its token's, or the one it names where it may; null for the store's own. */
     private @Nullable String scopeOf(Context ctx) {
-        String named = ctx.header(SCOPE_HEADER);
+        java.util.List<String> given = java.util.Collections.list(ctx.req().getHeaders(SCOPE_HEADER));
+        if (given.size() > 1) {
+            throw new dev.parley.core.InvalidInputException("the " + SCOPE_HEADER + " header is given " + given.size()
+                    + " times; a request names at most one scope");
+        }
+        String named = given.isEmpty() ? null : given.get(0);
         if (open) {
             return named == null ? null : Scopes.require(named);
         }

@@ -9,6 +9,9 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +25,10 @@ final class Errors {
     private static final Logger LOG = LoggerFactory.getLogger(Errors.class);
     /** The most of a refused request's body read (and dropped) before the answer, in bytes. */
     private static final long DISCARDED_AT_MOST = 64L * 1024 * 1024;
+    /** The longest a refused request's body is read for, in milliseconds, however it trickles in. */
+    private static final long DISCARD_FOR_AT_MOST_MILLIS = 5_000;
+    /** The longest one read of a refused request's body waits for bytes, in milliseconds. */
+    private static final long DISCARD_WAITS_AT_MOST_MILLIS = 1_000;
 
     private Errors() {}
 
@@ -54,23 +61,34 @@ final class Errors {
      * Reads and drops what is left of the request's body, up to {@link #DISCARDED_AT_MOST} bytes, before a refusal
      * is sent. A server that answers and closes with the body unread makes the kernel reset the connection, and a
      * client still sending often loses the answer with it ("received no bytes") instead of reading the 413 or 401.
-     * A longer body is left unread: the connection is closed after the answer.
+     * The reading is bounded in time as well as in bytes, so that a client trickling its body (an unauthenticated
+     * one too) holds a server thread for at most {@value #DISCARD_FOR_AT_MOST_MILLIS} ms plus one wait of
+     * {@value #DISCARD_WAITS_AT_MOST_MILLIS} ms. A body that is longer, or slower, is left unread: the connection is
+     * closed after the answer.
      */
     private static void discardUnreadBody(Context ctx) {
         long declared = ctx.req().getContentLengthLong();
         if (declared > DISCARDED_AT_MOST) {
             return;
         }
+        EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData()
+                .getConnection().getEndPoint();
+        long idleTimeout = endPoint.getIdleTimeout();
+        endPoint.setIdleTimeout(idleTimeout > 0 ? Math.min(idleTimeout, DISCARD_WAITS_AT_MOST_MILLIS)
+                : DISCARD_WAITS_AT_MOST_MILLIS);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DISCARD_FOR_AT_MOST_MILLIS);
         try {
             InputStream in = ctx.req().getInputStream();
             byte[] buffer = new byte[64 * 1024];
             long read = 0;
-            for (int n; read < DISCARDED_AT_MOST && (n = in.read(buffer)) >= 0; ) {
+            for (int n; read < DISCARDED_AT_MOST && System.nanoTime() - deadline < 0 && (n = in.read(buffer)) >= 0; ) {
                 read += n;
             }
         } catch (IOException | IllegalStateException e) {
-            // the body is gone or was taken as a reader: the answer goes out as it is
+            // the body is gone, stalled, or was taken as a reader: the answer goes out as it is
             LOG.debug("the rest of a refused request's body could not be read", e);
+        } finally {
+            endPoint.setIdleTimeout(idleTimeout);
         }
     }
 }
