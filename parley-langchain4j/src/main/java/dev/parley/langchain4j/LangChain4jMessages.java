@@ -74,7 +74,8 @@ public final class LangChain4jMessages {
     /**
      * The message as Parley's.
      *
-     * @throws InvalidInputException for a message type this mapping does not know
+     * @throws InvalidInputException for a message type this mapping does not know, or a tool execution request without
+     *     a name
      */
     public static Message encode(ChatMessage message) {
         ObjectNode residual = Json.object();
@@ -236,6 +237,9 @@ public final class LangChain4jMessages {
 
     /** A LangChain4j tool execution request as a Parley tool call: id, name and argument text exactly. */
     static ContentBlock.ToolCall toolCall(ToolExecutionRequest call) {
+        if (call.name() == null) {
+            throw new InvalidInputException("a LangChain4j tool execution request (id " + call.id() + ") has no name");
+        }
         return new ContentBlock.ToolCall(call.id(), call.name(),
                 RawJson.of(call.arguments() == null ? "{}" : call.arguments()));
     }

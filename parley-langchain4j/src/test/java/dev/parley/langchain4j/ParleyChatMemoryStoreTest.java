@@ -110,4 +110,30 @@ class ParleyChatMemoryStoreTest {
             assertThat(store.catalog().orElseThrow().find(memoryStore.sessionId(42))).isEmpty();
         }
     }
+
+    /** Found by a review: deleteMessages and then updateMessages with the list read before it stored nothing. */
+    @Test
+    void updateMessages_ofTheListReadBeforeDeleteMessages_storesItWhole() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryStore memory = new ParleyChatMemoryStore(store);
+            memory.updateMessages("m", EVERY_TYPE);
+            List<ChatMessage> read = memory.getMessages("m");
+            memory.deleteMessages("m");
+            memory.updateMessages("m", read);
+            assertThat(new ParleyChatMemoryStore(store).getMessages("m")).containsExactlyElementsOf(EVERY_TYPE);
+        }
+    }
+
+    /** Found by a review: a tool execution request without a name was a NullPointerException from the mapping. */
+    @Test
+    void updateMessages_toolExecutionRequestWithoutAName_isRefusedByName_andNothingIsStored() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryStore memory = new ParleyChatMemoryStore(store);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> memory.updateMessages("m", List.of(
+                            UserMessage.from("hi"), AiMessage.from(List.of(
+                                    ToolExecutionRequest.builder().id("call_1").arguments("{}").build())))))
+                    .isInstanceOf(dev.parley.core.InvalidInputException.class).hasMessageContaining("has no name");
+            assertThat(memory.getMessages("m")).isEmpty();
+        }
+    }
 }

@@ -42,8 +42,10 @@ import org.springframework.util.MimeType;
  * </table>
  * The messages' metadata (without {@code messageType}, which the type itself carries), media ids and names, and a
  * tool call's type when it is not {@code function} are kept in the message's metadata under {@value #RESIDUAL_KEY}.
- * Metadata round-trips as JSON values (strings, numbers, booleans, lists and maps of them); a value Jackson cannot
- * write is kept as its {@code toString()}. Media data given as bytes comes back as bytes, given as a URL as that
+ * Metadata round-trips as JSON values: strings, booleans, lists and maps of them come back equal; a number comes back
+ * as Jackson reads it (an {@code Integer} where it fits, so a {@code Long} 5 returns as an {@code Integer} 5); a value
+ * Jackson cannot write (an {@code Instant}) is kept as its {@code toString()} and comes back as that string. A tool
+ * call's arguments and a tool response's data that are null come back null. Media data given as bytes comes back as bytes, given as a URL as that
  * URL. Spring AI's {@code Media} has no {@code equals}, so messages with media compare equal only field by field.
  *
  * <p>Stateless and thread-safe; {@link #CODEC} is the {@link MessageCodec} of the repository.
@@ -63,7 +65,8 @@ public final class SpringAiMessages {
     /**
      * The message as Parley's.
      *
-     * @throws InvalidInputException for a message type this mapping does not know
+     * @throws InvalidInputException for a message type this mapping does not know, a tool call without a name, or a
+     *     tool response without an id
      */
     public static dev.parley.core.model.Message encode(Message message) {
         ObjectNode residual = Json.object();
@@ -90,12 +93,21 @@ public final class SpringAiMessages {
                 if (!"function".equals(call.type())) {
                     residual.with("toolCallTypes").put(Integer.toString(i), call.type());
                 }
-                b.add(new ContentBlock.ToolCall(call.id(), call.name(), RawJson.of(call.arguments())));
+                if (call.arguments() == null) {
+                    residual.withArray("nullArguments").add(i);
+                }
+                b.add(new ContentBlock.ToolCall(call.id(), required(call.name(), "tool call " + i, "name"),
+                        RawJson.of(call.arguments() == null ? "{}" : call.arguments())));
             }
         } else if (message instanceof ToolResponseMessage t) {
             List<ContentBlock.ToolResult> results = new ArrayList<>();
-            for (ToolResponseMessage.ToolResponse r : t.getResponses()) {
-                results.add(ContentBlock.ToolResult.text(r.id(), r.name(), r.responseData(), false));
+            for (int i = 0; i < t.getResponses().size(); i++) {
+                ToolResponseMessage.ToolResponse r = t.getResponses().get(i);
+                if (r.responseData() == null) {
+                    residual.withArray("nullResponseData").add(i);
+                }
+                results.add(ContentBlock.ToolResult.text(required(r.id(), "tool response " + i, "id"), r.name(),
+                        r.responseData() == null ? "" : r.responseData(), false));
             }
             b = dev.parley.core.model.Message.builder(Role.TOOL).content(results);
         } else {
@@ -127,7 +139,8 @@ public final class SpringAiMessages {
                 List<AssistantMessage.ToolCall> calls = new ArrayList<>();
                 for (ContentBlock.ToolCall c : message.toolCalls()) {
                     String type = residual.path("toolCallTypes").path(Integer.toString(calls.size())).asText("function");
-                    calls.add(new AssistantMessage.ToolCall(c.id(), type, c.name(), c.arguments().text()));
+                    calls.add(new AssistantMessage.ToolCall(c.id(), type, c.name(),
+                            listed(residual, "nullArguments", calls.size()) ? null : c.arguments().text()));
                 }
                 return AssistantMessage.builder().content(hasText ? message.text() : null).properties(metadata)
                         .toolCalls(calls).media(media(message, residual)).build();
@@ -135,7 +148,8 @@ public final class SpringAiMessages {
             case "tool": {
                 List<ToolResponseMessage.ToolResponse> responses = new ArrayList<>();
                 for (ContentBlock.ToolResult r : message.toolResults()) {
-                    responses.add(new ToolResponseMessage.ToolResponse(r.callId(), r.toolName(), r.text()));
+                    responses.add(new ToolResponseMessage.ToolResponse(r.callId(), r.toolName(),
+                            listed(residual, "nullResponseData", responses.size()) ? null : r.text()));
                 }
                 return ToolResponseMessage.builder().responses(responses).metadata(metadata).build();
             }
@@ -143,6 +157,24 @@ public final class SpringAiMessages {
                 throw new CorruptRecordException("Spring AI message",
                         "a message of role '" + message.role() + "' has no Spring AI form");
         }
+    }
+
+    /** A part a Parley message cannot do without; its absence is refused by name. */
+    private static String required(@Nullable String value, String part, String field) {
+        if (value == null) {
+            throw new InvalidInputException("the Spring AI message's " + part + " has no " + field);
+        }
+        return value;
+    }
+
+    /** Whether the residual's array {@code key} lists the index {@code i}. */
+    private static boolean listed(JsonNode residual, String key, int i) {
+        for (JsonNode n : residual.path(key)) {
+            if (n.asInt() == i) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void addMedia(dev.parley.core.model.Message.Builder b, ObjectNode residual, List<Media> media) {

@@ -104,4 +104,50 @@ class ParleyChatMemoryRepositoryTest {
             assertThat(repository.findConversationIds()).isEmpty();
         }
     }
+
+    /**
+     * Found by a review: a tool call with null arguments or a tool response with null data was a NullPointerException
+     * from deep in the mapping; a tool call without a name or a response without an id, which a Parley message
+     * cannot hold, was one too. The nulls now come back as nulls, the missing parts are refused by name.
+     */
+    @Test
+    void saveAll_nullArgumentsAndResponseData_comeBackNull_andMissingNamesAndIdsAreRefusedByName() {
+        List<Message> nulls = List.of(
+                AssistantMessage.builder().toolCalls(List.of(
+                        new AssistantMessage.ToolCall("call_1", "function", "get_weather", null),
+                        new AssistantMessage.ToolCall("call_2", "function", "get_time", "{}"))).build(),
+                ToolResponseMessage.builder().responses(List.of(
+                        new ToolResponseMessage.ToolResponse("call_1", "get_weather", null),
+                        new ToolResponseMessage.ToolResponse("call_2", "get_time", ""))).build());
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryRepository repository = new ParleyChatMemoryRepository(store);
+            repository.saveAll("nulls", nulls);
+            assertThat(new ParleyChatMemoryRepository(store).findByConversationId("nulls"))
+                    .containsExactlyElementsOf(nulls);
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> repository.saveAll("nameless", List.of(
+                            AssistantMessage.builder().toolCalls(List.of(
+                                    new AssistantMessage.ToolCall("call_1", "function", null, "{}"))).build())))
+                    .isInstanceOf(dev.parley.core.InvalidInputException.class).hasMessageContaining("tool call 0 has no name");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> repository.saveAll("idless", List.of(
+                            ToolResponseMessage.builder().responses(List.of(
+                                    new ToolResponseMessage.ToolResponse(null, "get_time", "x"))).build())))
+                    .isInstanceOf(dev.parley.core.InvalidInputException.class).hasMessageContaining("has no id");
+            assertThat(repository.findConversationIds()).containsExactly("nulls");
+        }
+    }
+
+    /** Found by a review: deleting a conversation and saving the list read before it stored nothing at all. */
+    @Test
+    void saveAll_ofTheListReadBeforeDeleteByConversationId_storesItWhole() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryRepository repository = new ParleyChatMemoryRepository(store);
+            repository.saveAll("c", EVERY_TYPE);
+            List<Message> read = repository.findByConversationId("c");
+            repository.deleteByConversationId("c");
+            repository.saveAll("c", read);
+            assertThat(new ParleyChatMemoryRepository(store).findByConversationId("c"))
+                    .containsExactlyElementsOf(EVERY_TYPE);
+        }
+    }
 }

@@ -3,6 +3,7 @@ package dev.parley.agent.memory;
 import dev.parley.core.Ids;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
+import dev.parley.core.repository.ChatSession;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,11 +35,15 @@ public final class MemoryIds {
     /**
      * The session id of a memory id.
      *
-     * @throws InvalidInputException if {@code memoryId} is null or empty
+     * @throws InvalidInputException if {@code memoryId} is null or empty, or holds a surrogate that is not half of a
+     *     pair (which has no UTF-8 encoding: such ids would share a hash with the id that has {@code ?} there)
      */
     public static SessionId sessionId(String memoryId) {
         if (memoryId == null || memoryId.isEmpty()) {
             throw new InvalidInputException("memory id is missing or empty");
+        }
+        if (ChatSession.hasUnpairedSurrogate(memoryId)) {
+            throw new InvalidInputException("memory id holds an unpaired surrogate, which is not text");
         }
         if (Ids.isValid(memoryId)) {
             return new SessionId(memoryId);

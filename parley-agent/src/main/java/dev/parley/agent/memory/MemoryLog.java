@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.ToIntFunction;
@@ -70,7 +71,12 @@ import org.jspecify.annotations.Nullable;
  *       the view its own thread last read through {@link #get}, so messages another writer added meanwhile are kept
  *       (placed before the caller's new ones, never taken for the caller's own, however equal) and never lost or
  *       doubled. Within a process, calls on one memory are serialized by a lock.</li>
- *   <li>{@link #delete} deletes the session and its whole history (the frameworks' {@code clear()}).</li>
+ *   <li>{@link #delete} deletes the session and its whole history (the frameworks' {@code clear()}). A list read
+ *       before the deletion is no base for a later {@link #set}: that set stores the whole list it is given, as the
+ *       first set of a new memory does.</li>
+ *   <li><b>Ownership</b>: a memory's session records its memory id and framework; a memory id that maps to a session
+ *       of another memory id (a hash that collides with a literal id) or of the other framework is refused with an
+ *       {@link InvalidInputException}, before anything is written.</li>
  * </ul>
  *
  * <p>The view of a memory is cached in this object; a {@link #get} checks the seq of the memory's last entry in the log
@@ -166,9 +172,16 @@ public final class MemoryLog<M> {
         state.lock.lock();
         try {
             for (int attempt = 1; ; attempt++) {
-                View<M> current = state.view != null ? state.view : reload(state);
+                // fresh, not merely cached: a memory deleted and begun again elsewhere reuses the entry ids, so an
+                // append on a stale view would not conflict — it would chain onto the other memory's messages
+                View<M> current = fresh(state);
+                // A view read before the memory was deleted elsewhere (and perhaps begun again) is no base: its entry
+                // ids may name other messages now. Seqs are never reused in a session, so its first seq tells. The
+                // caller then saw none of what is there: everything there is kept, and everything it gives is new.
+                View<M> from = base == null ? current
+                        : base.firstSeq == 0 || base.firstSeq == current.firstSeq ? base : View.empty();
                 try {
-                    write(state, memoryId, current, base != null ? base : current, messages);
+                    write(state, memoryId, current, from, messages);
                     return;
                 } catch (EntryConflictException e) {
                     state.view = null; // another writer took the next entry: reload and merge again
@@ -196,7 +209,8 @@ public final class MemoryLog<M> {
                 catalog.delete(session);
             }
             state.view = null;
-            state.checkedOwner = false;
+            state.owner = null;
+            reads.get().remove(session); // this thread's last read is of the history deleted now
         } finally {
             state.lock.unlock();
         }
@@ -204,7 +218,9 @@ public final class MemoryLog<M> {
 
     /**
      * The original ids of the memories this framework keeps in the store, from the catalog's metadata, newest
-     * activity first. Walks the whole catalog page by page; {@link #memoryIds(String, int)} gives one page.
+     * activity first. Walks the whole catalog page by page; {@link #memoryIds(String, int)} gives one page. A memory
+     * written while the walk is under way moves to the front of that order, behind the walk: if the walk had not
+     * reached it yet, it is missed (a walk never lists a memory twice).
      */
     public List<String> memoryIds() {
         List<String> out = new ArrayList<>();
@@ -273,27 +289,42 @@ public final class MemoryLog<M> {
      * the tail of the log ({@code lastSeq}: the seq of the memory's last entry, 0 for none).
      */
     private record View<M>(List<Slot<M>> slots, @Nullable List<Run> runs, @Nullable EntryId firstMessage,
-                           @Nullable EntryId lastMessage, int chainLength, long nextOrdinal, long lastSeq) {}
+                           @Nullable EntryId lastMessage, int chainLength, long nextOrdinal, long firstSeq,
+                           long lastSeq) {
+        /** The view of a memory that has no entries. */
+        static <M> View<M> empty() {
+            return new View<>(List.of(), null, null, null, 0, 1, 0, 0);
+        }
+    }
 
     private static final class State<M> {
         final SessionId session;
         final ReentrantLock lock = new ReentrantLock();
         @Nullable View<M> view;
-        boolean checkedOwner;
+        /** The memory id found to own the session (or free to use it, the session being there), or null. */
+        volatile @Nullable String owner;
 
         State(SessionId session) {
             this.session = session;
         }
     }
 
+    /**
+     * The state of a memory's session, once its catalog entry is found to belong to {@code memoryId}: checked per
+     * memory id, since two ids can map to one session (a literal {@code mem-…} id and the id it is the hash of). A
+     * session not created yet is checked again on the next call, and when it is created ({@link #createSession}).
+     */
     private State<M> state(SessionId session, String memoryId) {
         State<M> state = states.computeIfAbsent(session, State::new);
-        if (!state.checkedOwner && catalog != null) {
+        if (catalog != null && !memoryId.equals(state.owner)) {
             state.lock.lock();
             try {
-                if (!state.checkedOwner) {
-                    catalog.find(session).ifPresent(info -> requireOwner(info, memoryId));
-                    state.checkedOwner = true;
+                if (!memoryId.equals(state.owner)) {
+                    Optional<SessionInfo> info = catalog.find(session);
+                    if (info.isPresent()) {
+                        requireOwner(info.get(), memoryId);
+                        state.owner = memoryId;
+                    }
                 }
             } finally {
                 state.lock.unlock();
@@ -307,10 +338,17 @@ public final class MemoryLog<M> {
         if (meta == null) {
             return; // a session made by other means (an agent, an import): the memory may use it
         }
-        String owner = Json.tree(meta).path("id").asText(null);
+        JsonNode node = Json.tree(meta);
+        String owner = node.path("id").asText(null);
+        String framework = node.path("framework").asText(null);
         if (owner != null && !owner.equals(memoryId)) {
             throw new InvalidInputException("memory id '" + memoryId + "' maps to session " + info.id()
                     + ", which belongs to memory id '" + owner + "'");
+        }
+        if (framework != null && !framework.equals(codec.framework())) {
+            throw new InvalidInputException(codec.framework() + " memory '" + memoryId + "' maps to session "
+                    + info.id() + ", which holds a " + framework + " memory of that id: the frameworks store messages"
+                    + " differently, so each needs memory ids of its own");
         }
     }
 
@@ -365,7 +403,7 @@ public final class MemoryLog<M> {
         }
         View<M> view = new View<>(List.copyOf(slots), runs, chain.isEmpty() ? null : chain.get(0).id(),
                 chain.isEmpty() ? null : chain.get(chain.size() - 1).id(), chain.size(), maxOrdinal + 1,
-                entries.isEmpty() ? 0 : entries.get(entries.size() - 1).seq());
+                entries.isEmpty() ? 0 : entries.get(0).seq(), entries.isEmpty() ? 0 : entries.get(entries.size() - 1).seq());
         state.view = view;
         return view;
     }
@@ -419,15 +457,17 @@ public final class MemoryLog<M> {
             EntryId id = entryId(ordinal++);
             batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(wanted))));
         }
+        long firstSeq = current.firstSeq;
         long lastSeq = current.lastSeq;
         if (!batch.isEmpty()) {
             if (current.nextOrdinal == 1) {
-                createSession(session, memoryId);
+                createSession(state, memoryId);
             }
             List<Entry> stored = log.append(session, AGENT, batch, dev.parley.core.model.Usage.ZERO).entries();
+            firstSeq = firstSeq != 0 ? firstSeq : stored.get(0).seq();
             lastSeq = stored.get(stored.size() - 1).seq();
         }
-        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, lastSeq);
+        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, firstSeq, lastSeq);
     }
 
     /** A message of the new list that is not in the log yet. */
@@ -652,19 +692,30 @@ public final class MemoryLog<M> {
 
     // ---- entries ----
 
-    private void createSession(SessionId session, String memoryId) {
-        if (catalog == null || catalog.find(session).isPresent()) {
+    /**
+     * Creates a memory's session in the catalog, owned by {@code memoryId}, before its first append; a session another
+     * writer created first is checked to be this memory id's, so that nothing is appended to another memory's.
+     */
+    private void createSession(State<M> state, String memoryId) {
+        if (catalog == null) {
             return;
         }
-        ObjectNode meta = Json.object();
-        meta.put("framework", codec.framework());
-        meta.put("id", memoryId);
-        try {
-            catalog.create(new NewSession(session, titleOf(memoryId), null,
-                    Map.of(MemoryIds.METADATA_KEY, Json.raw(meta))));
-        } catch (AlreadyExistsException e) {
-            // another writer created it first; its owner is checked on the next load
+        Optional<SessionInfo> existing = catalog.find(state.session);
+        if (existing.isEmpty()) {
+            ObjectNode meta = Json.object();
+            meta.put("framework", codec.framework());
+            meta.put("id", memoryId);
+            try {
+                catalog.create(new NewSession(state.session, titleOf(memoryId), null,
+                        Map.of(MemoryIds.METADATA_KEY, Json.raw(meta))));
+                state.owner = memoryId;
+                return;
+            } catch (AlreadyExistsException e) {
+                existing = catalog.find(state.session); // another writer created it first
+            }
         }
+        existing.ifPresent(info -> requireOwner(info, memoryId));
+        state.owner = memoryId;
     }
 
     /**

@@ -285,4 +285,85 @@ class MemoryLogTest {
             assertThat(memory.get("m")).containsExactly("c");
         }
     }
+
+    /**
+     * Found by a review: the frameworks' clear() and then setting the list read before it stored nothing — the list's
+     * messages were taken for ones "another writer removed", measured against the read from before the deletion.
+     */
+    @Test
+    void set_ofTheListReadBeforeADelete_storesItWhole_notNothing() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("a", "b"));
+            List<String> read = memory.get("m");
+            memory.delete("m");
+            memory.set("m", read);
+            assertThat(memory.get("m")).containsExactly("a", "b");
+            assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m")).containsExactly("a", "b");
+        }
+    }
+
+    /**
+     * Found by a review: a list read in one store, then the memory deleted and begun again in another, and the list
+     * set again in the first: the new memory's entries have the same ids as the old one's, so the old messages were
+     * taken for the new ones — the conversation came back with another writer's messages in place of the caller's.
+     */
+    @Test
+    void set_ofAListReadBeforeTheMemoryWasDeletedAndBegunAgainElsewhere_keepsBothWritersMessages() {
+        try (Store first = open(); Store second = open()) {
+            MemoryLog<String> here = new MemoryLog<>(first, STRINGS, Clock.systemUTC());
+            MemoryLog<String> there = new MemoryLog<>(second, STRINGS, Clock.systemUTC());
+            here.set("m", List.of("a", "b"));
+            List<String> read = here.get("m");
+            there.delete("m");
+            there.set("m", List.of("x", "y"));
+            here.set("m", with(read, "c"));
+            assertThat(here.get("m")).containsExactly("x", "y", "a", "b", "c");
+            assertThat(there.get("m")).containsExactly("x", "y", "a", "b", "c");
+        }
+    }
+
+    /**
+     * Found by a review: the owner of a memory's session was checked once per session, so in one process a memory id
+     * whose hash is another's literal id ("a b" and its mem-… form) shared the session of whichever came first; and
+     * lone surrogates were hashed as "?", so "\uD800", "\uD801" and "?" were one memory.
+     */
+    @Test
+    void memoryIdsOfOneSession_areCheckedEachAgainstTheOwner_andLoneSurrogatesAreRefused() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            String hashed = MemoryIds.sessionId("a b").value();
+            memory.set("a b", List.of("first"));
+            assertThatThrownBy(() -> memory.set(hashed, List.of("second"))).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("belongs to memory id 'a b'");
+            assertThatThrownBy(() -> memory.get(hashed)).isInstanceOf(InvalidInputException.class);
+            assertThat(memory.get("a b")).containsExactly("first");
+
+            // the other order: the literal id first, before its session exists in the catalog
+            MemoryLog<String> fresh = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            String other = MemoryIds.sessionId("c d").value();
+            assertThat(fresh.get(other)).isEmpty();
+            assertThat(fresh.get("c d")).isEmpty();
+            fresh.set(other, List.of("literal"));
+            assertThatThrownBy(() -> fresh.set("c d", List.of("hashed"))).isInstanceOf(InvalidInputException.class);
+            assertThat(fresh.get(other)).containsExactly("literal");
+
+            assertThatThrownBy(() -> MemoryIds.sessionId("\uD800")).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("unpaired surrogate");
+        }
+    }
+
+    /** Found by a review: LangChain4j and Spring AI memories of one id shared a session; Spring AI then failed to read. */
+    @Test
+    void memoryOfTheOtherFramework_isRefusedByName_notReadAsThisOnesMessages() {
+        try (Store store = open()) {
+            new MemoryLog<>(store, STRINGS, Clock.systemUTC()).set("default", List.of("hi"));
+            MemoryLog<String> other = new MemoryLog<>(store, MessageCodec.of("other", Message::user, Message::text),
+                    Clock.systemUTC());
+            assertThatThrownBy(() -> other.get("default")).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("holds a test memory");
+            assertThatThrownBy(() -> other.set("default", List.of("x"))).isInstanceOf(InvalidInputException.class);
+            assertThat(entries(store, "default")).hasSize(1);
+        }
+    }
 }
