@@ -112,6 +112,8 @@ public final class RemoteStore extends BaseStore {
     /**
      * What {@code parley remote status} prints: whether the server answers now (one call, within the timeout), the
      * breaker, the pending and refused writes, and where the journal and the fallback are.
+     *
+     * @throws UnavailableException if what answers at the server's address is not a Parley server
      */
     public RemoteStatus status() {
         JsonNode health = remote.health();
@@ -163,7 +165,12 @@ public final class RemoteStore extends BaseStore {
     public Set<Capability> capabilities() {
         Set<Capability> known = capabilities;
         if (known == null) {
-            JsonNode health = remote.health();
+            JsonNode health;
+            try {
+                health = remote.health();
+            } catch (UnavailableException notParley) {
+                health = null; // what answers is not a Parley server: no more use than none
+            }
             if (health == null) {
                 return node.fallback(namedScope).capabilities();
             }

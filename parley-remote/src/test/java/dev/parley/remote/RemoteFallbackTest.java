@@ -164,6 +164,43 @@ class RemoteFallbackTest {
         }
     }
 
+    /**
+     * Found by a review: a server answering 200 with a body that is not JSON, or with {@code {}}, was invalid input
+     * (exit code 2: "missing field 'id'"), and {@code {}} passed the health check; both are "not a Parley server",
+     * unavailable (7), and neither is a fallback.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"{}", "<html>ok</html>"})
+    void aServerAnswering200WithWhatIsNotParleys_isNamedSo_asUnavailable_andIsNotAFallback(String answer)
+            throws Exception {
+        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        other.createContext("/", exchange -> {
+            byte[] page = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        other.start();
+        try (Store store = Stores.open(TestServers.remote("http://127.0.0.1:" + other.getAddress().getPort(), dir,
+                ""))) {
+            RemoteStore remote = (RemoteStore) store;
+            assertThatThrownBy(() -> store.catalog().orElseThrow().find(SESSION))
+                    .isInstanceOf(dev.parley.core.UnavailableException.class)
+                    .hasMessageContaining("a Parley server (parley serve)?");
+            assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(NewEntry.of(IDS.newEntryId(),
+                    null, Instant.now(), Message.user("a"))), Usage.ZERO))
+                    .isInstanceOf(dev.parley.core.UnavailableException.class);
+            assertThatThrownBy(remote::status).isInstanceOf(dev.parley.core.UnavailableException.class)
+                    .hasMessageContaining("/v1/health");
+            assertThat(remote.stats().fallbacks()).isZero();
+            assertThat(remote.stats().pending()).isZero();
+        } finally {
+            other.stop(0);
+        }
+    }
+
     @Test
     void answers4xx_areNotFallbacks_butTheSameExceptionType() throws Exception {
         try (TestServers.Served served = TestServers.serve("sqlite:" + dir.resolve("server.db"));
@@ -270,6 +307,38 @@ class RemoteFallbackTest {
             assertThat(remote.sync()).isEqualTo(new SyncReport(0, 0, 0, null));
             assertThat(remote.status().conflicts()).isEqualTo(1);
             assertThat(store.log().load(SESSION, AgentId.MAIN)).hasSize(4);
+        } finally {
+            server.close();
+            backend.close();
+        }
+    }
+
+    /**
+     * Found by a review: a conditional append that fell back (as a plain append, its Javadoc says) was journaled as
+     * the conditional request and replayed so: another writer's entry on the server in the meantime made the replay a
+     * conflict, and the message acknowledged by the fallback never reached the server.
+     */
+    @Test
+    void conditionalAppendThatFellBack_isReplayedAsThePlainAppendTheFallbackMade() throws Exception {
+        Store backend = Stores.open("sqlite:" + dir.resolve("server.db"));
+        ParleyServer server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
+        int port = server.port();
+        String uri = TestServers.remote(server.uri().toString(), dir, "&parley.timeout=1000&parley.replay=600000");
+        try (Store store = Stores.open(uri)) {
+            RemoteStore remote = (RemoteStore) store;
+            NewEntry first = entry("first");
+            store.log().append(SESSION, AgentId.MAIN, List.of(first), Usage.ZERO);
+            server.close();
+
+            NewEntry checked = entry("checked"); // no parent: the fallback store holds no "first"
+            store.log().appendIfLast(SESSION, AgentId.MAIN, first.id(), List.of(checked), Usage.ZERO);
+            assertThat(remote.stats().pending()).isEqualTo(1);
+            backend.log().append(SESSION, AgentId.MAIN, List.of(entry("another writer's")), Usage.ZERO);
+
+            server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+            assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
+            assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+                    .containsExactly("first", "another writer's", "checked");
         } finally {
             server.close();
             backend.close();

@@ -1,6 +1,7 @@
 package dev.parley.remote.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.core.CorruptRecordException;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.ParleyException;
 import dev.parley.core.UnavailableException;
@@ -123,7 +124,7 @@ public final class Node implements AutoCloseable {
         } catch (Outage e) {
             return fellBack(scope, label, e, onFallback);
         }
-        return decode.apply(answer);
+        return decoded(request, answer, decode);
     }
 
     /**
@@ -134,15 +135,25 @@ public final class Node implements AutoCloseable {
      */
     public <T> T write(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                        Function<Store, T> onFallback) {
+        return write(scope, label, request, request, decode, onFallback);
+    }
+
+    /**
+     * {@link #write(String, String, Request, Function, Function)} whose fallback is journaled, and later replayed, as
+     * {@code replayed}: the write the fallback store carried out, where that differs from the request (a conditional
+     * append falls back, and is replayed, as a plain one).
+     */
+    public <T> T write(@Nullable String scope, String label, Request request, Request replayed,
+                       Function<JsonNode, T> decode, Function<Store, T> onFallback) {
         calls.incrementAndGet();
         if (catchUp()) {
             try {
-                return decode.apply(transport.send(request, scope));
+                return decoded(request, transport.send(request, scope), decode);
             } catch (Outage e) {
-                return journaled(scope, label, request, e, onFallback);
+                return journaled(scope, label, replayed, e, onFallback);
             }
         }
-        return journaled(scope, label, request, new Outage("earlier writes that fell back are not replayed yet"),
+        return journaled(scope, label, replayed, new Outage("earlier writes that fell back are not replayed yet"),
                 onFallback);
     }
 
@@ -166,14 +177,36 @@ public final class Node implements AutoCloseable {
         }
     }
 
-    /** A call with no fallback (session records, archives): an outage is an {@link UnavailableException}. */
-    public JsonNode strict(@Nullable String scope, Request request) {
+    /**
+     * A call with no fallback (session records, archives): an outage is an {@link UnavailableException}.
+     *
+     * @param decode reads the answer (see {@link #decoded})
+     */
+    public <T> T strict(@Nullable String scope, Request request, Function<JsonNode, T> decode) {
         calls.incrementAndGet();
+        JsonNode answer;
         try {
-            return transport.send(request, scope);
+            answer = transport.send(request, scope);
         } catch (Outage e) {
             throw new UnavailableException(e.getMessage() + " (session records and archives do not fall back: a"
                     + " revisioned record cannot be forked safely; retry later)", e);
+        }
+        return decoded(request, answer, decode);
+    }
+
+    /**
+     * A successful answer read by {@code decode}. An answer it refuses ({@link InvalidInputException},
+     * {@link CorruptRecordException}: a field missing, a value of the wrong kind) did not come from a Parley server of
+     * this protocol — something else answers at the server's address — and is an {@link UnavailableException} naming
+     * the request and the server, as every other answer that is not Parley's is.
+     */
+    public <T> T decoded(Request request, JsonNode answer, Function<JsonNode, T> decode) {
+        try {
+            return decode.apply(answer);
+        } catch (InvalidInputException | CorruptRecordException e) {
+            throw new UnavailableException(request + " to " + settings.server() + " answered what is not a Parley"
+                    + " answer (" + e.getMessage() + "): is " + settings.server() + " a Parley server (parley serve)?",
+                    e);
         }
     }
 

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
 import dev.parley.core.NotFoundException;
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.SessionId;
+import dev.parley.core.UnavailableException;
 import dev.parley.core.log.EntryLimits;
 import dev.parley.core.log.LogWindows;
 import dev.parley.core.log.AppendResult;
@@ -92,8 +94,8 @@ public final class Remote {
         return node.write(scope, label, request, decode, fallback);
     }
 
-    private JsonNode strict(Request request) {
-        return node.strict(scope, request);
+    private <T> T strict(Request request, Function<JsonNode, T> decode) {
+        return node.strict(scope, request, decode);
     }
 
     /** The message log of this scope. */
@@ -118,7 +120,10 @@ public final class Remote {
                 EntryLimits.check(session, batch);
                 Request r = new Request("POST", agent(session, agent) + "/entries", Map.of(),
                         Wire.encodeBatch(agent, batch, usage, true, expectedLast));
-                return write("append", r, Wire::decodeAppendResult, f -> f.log().append(session, agent, batch, usage));
+                Request plain = new Request("POST", agent(session, agent) + "/entries", Map.of(),
+                        Wire.encodeBatch(agent, batch, usage));
+                return node.write(scope, "append", r, plain, Wire::decodeAppendResult,
+                        f -> f.log().append(session, agent, batch, usage));
             }
 
             @Override
@@ -250,36 +255,36 @@ public final class Remote {
         return new ChatSessionRepository() {
             @Override
             public CatalogPage list(CatalogQuery q) {
-                return Wire.decodeCatalogPage(strict(new Request("GET", "/v1/records", query("cursor", q.cursor(),
+                return strict(new Request("GET", "/v1/records", query("cursor", q.cursor(),
                         "limit", Integer.toString(q.limit()), "workspace", q.workspaceId(), "archived",
-                        q.archived() == null ? null : q.archived().toString()), null)));
+                        q.archived() == null ? null : q.archived().toString()), null), Wire::decodeCatalogPage);
             }
 
             @Override
             public Optional<StoredSession> read(String sessionId) {
                 ChatSession.requireId(sessionId, "session id");
-                return optional(() -> Wire.decodeStored(strict(new Request("GET", "/v1/record",
-                        query("id", sessionId), null))));
+                return optional(() -> strict(new Request("GET", "/v1/record", query("id", sessionId), null),
+                        Wire::decodeStored));
             }
 
             @Override
             public StoredSession create(ChatSession session) {
-                return Wire.decodeStored(strict(new Request("POST", "/v1/records", Map.of(),
-                        Wire.encodeSession(session))));
+                return strict(new Request("POST", "/v1/records", Map.of(), Wire.encodeSession(session)),
+                        Wire::decodeStored);
             }
 
             @Override
             public Optional<StoredSession> update(ChatSession session, long expectedRevision) {
-                return optional(() -> Wire.decodeStored(strict(new Request("PUT", "/v1/record",
+                return optional(() -> strict(new Request("PUT", "/v1/record",
                         query("id", session.id(), "expectedRevision", Long.toString(expectedRevision)),
-                        Wire.encodeSession(session)))));
+                        Wire.encodeSession(session)), Wire::decodeStored));
             }
 
             @Override
             public boolean delete(String sessionId, long expectedRevision) {
                 ChatSession.requireId(sessionId, "session id");
                 return strict(new Request("DELETE", "/v1/record", query("id", sessionId, "expectedRevision",
-                        Long.toString(expectedRevision)), null)).path("deleted").asBoolean();
+                        Long.toString(expectedRevision)), null), a -> a.path("deleted").asBoolean());
             }
         };
     }
@@ -290,41 +295,53 @@ public final class Remote {
             @Override
             public ChatArchiveManifest loadManifest(String sessionId) {
                 ChatSession.requireId(sessionId, "session id");
-                return Wire.decodeManifest(strict(new Request("GET", "/v1/archives/manifest",
-                        query("session", sessionId), null)), sessionId);
+                return strict(new Request("GET", "/v1/archives/manifest", query("session", sessionId), null),
+                        a -> Wire.decodeManifest(a, sessionId));
             }
 
             @Override
             public Optional<String> readSummary(String summaryLocator) {
                 return optional(() -> strict(new Request("GET", "/v1/archives/summary",
-                        query("locator", summaryLocator), null)).path("summary").asText());
+                        query("locator", summaryLocator), null), a -> a.path("summary").asText()));
             }
 
             @Override
             public Optional<List<ChatMessage>> readMessages(String messagesLocator) {
-                return optional(() -> Wire.decodeArchivedMessages(strict(new Request("GET", "/v1/archives/messages",
-                        query("locator", messagesLocator), null))));
+                return optional(() -> strict(new Request("GET", "/v1/archives/messages",
+                        query("locator", messagesLocator), null), Wire::decodeArchivedMessages));
             }
 
             @Override
             public ArchiveAppend.Result append(ArchiveAppend request) {
-                return Wire.decodeArchiveResult(strict(new Request("POST", "/v1/archives", Map.of(),
-                        Wire.encodeArchiveAppend(request))), request.sessionId());
+                return strict(new Request("POST", "/v1/archives", Map.of(), Wire.encodeArchiveAppend(request)),
+                        a -> Wire.decodeArchiveResult(a, request.sessionId()));
             }
         };
     }
 
     /** Removes everything the scope holds on the server (never falls back). */
     public void deleteScope() {
-        strict(new Request("DELETE", "/v1/scope", Map.of(), null));
+        strict(new Request("DELETE", "/v1/scope", Map.of(), null), a -> a);
     }
 
-    /** The server's capabilities for this scope, or null when it does not answer. */
+    /**
+     * The server's health document for this scope (its status and capabilities), or null when it does not answer.
+     *
+     * @throws UnavailableException if what answers is not a Parley server: not a health document
+     */
     public @Nullable JsonNode health() {
+        Request request = Request.get("/v1/health");
+        JsonNode answer;
         try {
-            return node.transport().send(Request.get("/v1/health"), scope);
+            answer = node.transport().send(request, scope);
         } catch (Outage e) {
             return null;
         }
+        return node.decoded(request, answer, a -> {
+            if (!"ok".equals(a.path("status").asText())) {
+                throw new InvalidInputException("a health document without status \"ok\"");
+            }
+            return a;
+        });
     }
 }

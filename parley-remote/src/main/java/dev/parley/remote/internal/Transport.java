@@ -110,6 +110,8 @@ public final class Transport {
      * @throws Outage if the server did not answer (see {@link Outage}); the breaker counts it
      * @throws CredentialsRefused if the server refused the caller's credentials (HTTP 401 or 403)
      * @throws ParleyException the error the server answered with, of the type it raised
+     * @throws UnavailableException if what answered is not a Parley server: an error without a problem document, or a
+     *     success whose body is not JSON
      * @throws StoreClosed if the store is closed ({@link #close()}); nothing was sent
      */
     public JsonNode send(Request request, @Nullable String scope) {
@@ -172,7 +174,9 @@ public final class Transport {
             return NullNode.getInstance();
         }
         if (json == null) {
-            throw new InvalidInputException(request + " answered something that is not JSON");
+            throw new UnavailableException(request + " to " + settings.server() + " answered HTTP " + status
+                    + " with something that is not JSON: is " + settings.server() + " a Parley server (parley serve)?",
+                    null);
         }
         return json;
     }
