@@ -68,7 +68,8 @@ public interface MessageLog extends AutoCloseable {
      *
      * <p>Entries whose id is already stored with identical content are recognised, not written again. The usage is
      * added to the agent's running total in the same atomic write, if anything of the batch is written or the batch
-     * is empty (so a retried batch does not count its usage twice).
+     * is empty (so a retried batch does not count its usage twice). A batch stored whole already adds nothing,
+     * whatever usage it carries: a retry that reports other usage than the first attempt leaves the first's counted.
      *
      * @param session the session
      * @param agent the agent writing the entries
