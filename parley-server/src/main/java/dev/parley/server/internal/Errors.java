@@ -71,8 +71,11 @@ final class Errors {
         if (declared > DISCARDED_AT_MOST) {
             return;
         }
-        EndPoint endPoint = ServletContextRequest.getServletContextRequest(ctx.req()).getConnectionMetaData()
-                .getConnection().getEndPoint();
+        ServletContextRequest request = ServletContextRequest.getServletContextRequest(ctx.req());
+        if (request == null) {
+            return; // not a request of Jetty's servlet context: nothing bounds the wait, so nothing is read
+        }
+        EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
         long idleTimeout = endPoint.getIdleTimeout();
         endPoint.setIdleTimeout(idleTimeout > 0 ? Math.min(idleTimeout, DISCARD_WAITS_AT_MOST_MILLIS)
                 : DISCARD_WAITS_AT_MOST_MILLIS);
