@@ -248,7 +248,7 @@ class ServerApiTest {
         Http.Answer cost = Http.send(server, "POST", "/v1/log/sessions/c/agents/main/entries", null,
                 batch.replace("0.123456789", "1e10000000"));
         assertThat(cost.status()).isEqualTo(400);
-        assertThat(cost.json().path("detail").asText()).contains("cost").contains("the limit is 10000");
+        assertThat(cost.json().path("detail").asText()).contains("cost of scale -10000000").contains("the limit is 1000");
         assertThat(Http.get(server, "/v1/log/sessions/c", null).status()).isEqualTo(404);
 
         NewEntry answer = NewEntry.of(IdGenerator.uuidV7().newEntryId(), null, Instant.now(),
@@ -259,6 +259,12 @@ class ServerApiTest {
                         .replace("0.987654321", "1e-10000000"));
         assertThat(inEntry.status()).isEqualTo(400);
         assertThat(Http.get(server, "/v1/log/sessions/c", null).status()).isEqualTo(404);
+
+        Http.Answer farPast = Http.send(server, "POST", "/v1/log/sessions/c/agents/main/entries", null,
+                batch.replace("0.123456789", "0.5").replaceFirst("\"timestamp\":\"[^\"]+\"",
+                        "\"timestamp\":\"-999999999-01-01T00:00:00Z\""));
+        assertThat(farPast.status()).isEqualTo(400);
+        assertThat(farPast.json().path("detail").asText()).contains("outside the years 0000 to 9999");
 
         Http.Answer past = Http.send(server, "POST", "/v1/log/sessions", null,
                 "{\"id\":\"old\",\"createdAt\":\"-999999999-01-01T00:00:00Z\"}");

@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Nesting</b>: a raw JSON value, with the content blocks around it, nests at most {@value #MAX_RAW_DEPTH}
  *       levels (each tool result counts two: its object and its content list); the codec reads up to 200 levels
  *       more, for the entry's own envelope.</li>
- *   <li><b>Numbers</b>: a message's cost takes at most {@value dev.parley.core.model.Usage#MAX_COST_CHARS}
- *       characters written out in full, which {@link dev.parley.core.model.Usage} itself refuses to exceed; the codec
- *       reads numbers of at most {@value #MAX_NUMBER_CHARS} characters as written.</li>
+ *   <li><b>Numbers</b>: a message's cost is written in at most {@value #MAX_NUMBER_CHARS} characters, with a scale
+ *       within &plusmn;{@value dev.parley.core.model.Usage#MAX_COST_SCALE} (which {@link dev.parley.core.model.Usage}
+ *       itself refuses to exceed).</li>
  * </ul>
  *
  * <p>The kit's scenario ML-17 checks that every backend refuses such an entry and writes nothing. Stateless and
@@ -39,7 +39,7 @@ public final class EntryLimits {
     public static final int MAX_TEXT_CHARS = 64 * 1024 * 1024;
     /** How deeply a raw JSON value, with the content blocks around it, may nest. */
     public static final int MAX_RAW_DEPTH = 1000;
-    /** The longest number the JSON codec reads, in characters as written (a cost's exponent form included). */
+    /** The longest number (a message's cost) an entry may hold, in characters as written. */
     public static final int MAX_NUMBER_CHARS = 10_000;
 
     private EntryLimits() {}
@@ -60,6 +60,11 @@ public final class EntryLimits {
             w.blocks(m.content(), 0);
             w.text(m.provider()).text(m.model()).text(m.stopReason()).text(m.errorMessage()).text(m.responseId());
             w.metadata(m.metadata());
+            if (m.usage() != null && m.usage().costUsd() != null
+                    && m.usage().costUsd().toString().length() > MAX_NUMBER_CHARS) {
+                w.problem = "its cost is written in " + m.usage().costUsd().toString().length()
+                        + " characters; the limit is " + MAX_NUMBER_CHARS;
+            }
         } else if (p instanceof EntryPayload.Compaction c) {
             w.text(c.summary());
         } else if (p instanceof EntryPayload.ModelChange c) {

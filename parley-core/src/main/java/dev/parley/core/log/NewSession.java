@@ -1,11 +1,9 @@
 package dev.parley.core.log;
 
-import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.repository.ChatSession;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -31,12 +29,7 @@ public record NewSession(SessionId id, @Nullable String title, @Nullable String 
     public NewSession {
         Objects.requireNonNull(id, "id");
         metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
-        if (createdAt != null && (createdAt.isBefore(ChatSession.MIN_INSTANT)
-                || createdAt.isAfter(ChatSession.MAX_INSTANT))) {
-            throw new InvalidInputException("session " + id + ": createdAt " + createdAt + " is outside the years 0000"
-                    + " to 9999 that every store holds");
-        }
-        createdAt = createdAt == null ? null : createdAt.truncatedTo(ChronoUnit.MILLIS);
+        createdAt = createdAt == null ? null : ChatSession.millis(createdAt);
     }
 
     /** A session created now. */

@@ -2,7 +2,6 @@ package dev.parley.core.model;
 
 import dev.parley.core.RawJson;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +39,7 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
         if (plainText && !(content.size() == 1 && content.get(0) instanceof ContentBlock.Text)) {
             throw new dev.parley.core.InvalidInputException("plainText requires exactly one text block");
         }
-        createdAt = createdAt == null ? null : createdAt.truncatedTo(ChronoUnit.MILLIS);
+        createdAt = createdAt == null ? null : dev.parley.core.repository.ChatSession.millis(createdAt);
         metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     }
 

@@ -12,35 +12,28 @@ import org.jspecify.annotations.Nullable;
  * @param cacheReadTokens prompt tokens read from the provider's cache
  * @param cacheWriteTokens prompt tokens written to the provider's cache
  * @param reasoningTokens tokens spent on reasoning, where the provider reports them separately
- * @param costUsd the cost in US dollars, or null when unknown; written out in full (without an exponent) it takes at
- *     most {@value #MAX_COST_CHARS} characters, so that a short exponent form such as {@code 1E+10000000} cannot make
- *     a store write, or a sum compute, millions of digits
- * @throws dev.parley.core.InvalidInputException if a token count is negative or the cost is longer than that
+ * @param costUsd the cost in US dollars, or null when unknown; its scale (the digits after the point, negative for
+ *     zeros before it) lies within &plusmn;{@value #MAX_COST_SCALE}, so that a short exponent form such as
+ *     {@code 1E+10000000} cannot make a store write, or a sum compute, millions of digits. A sum ({@link #plus}) has
+ *     the larger scale of the two, so it never leaves that range
+ * @throws dev.parley.core.InvalidInputException if a token count is negative or the cost's scale is out of range
  */
 public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens,
                     long reasoningTokens, @Nullable BigDecimal costUsd) {
     /** No tokens, unknown cost. */
     public static final Usage ZERO = new Usage(0, 0, 0, 0, 0, null);
-    /** The most characters a cost may take written out in full: sign, digits and decimal point. */
-    public static final int MAX_COST_CHARS = 10_000;
+    /** The largest scale of a cost, either way: {@code 1E-1000} and {@code 1E+1000} are the extremes. */
+    public static final int MAX_COST_SCALE = 1000;
 
     public Usage {
         if (inputTokens < 0 || outputTokens < 0 || cacheReadTokens < 0 || cacheWriteTokens < 0 || reasoningTokens < 0) {
             throw new dev.parley.core.InvalidInputException("token counts must not be negative");
         }
-        if (costUsd != null && plainLength(costUsd) > MAX_COST_CHARS) {
-            throw new dev.parley.core.InvalidInputException("a cost of " + plainLength(costUsd) + " characters written"
-                    + " out in full (precision " + costUsd.precision() + ", scale " + costUsd.scale() + "); the limit is "
-                    + MAX_COST_CHARS);
+        if (costUsd != null && Math.abs((long) costUsd.scale()) > MAX_COST_SCALE) {
+            throw new dev.parley.core.InvalidInputException("a cost of scale " + costUsd.scale() + " ("
+                    + (costUsd.scale() > 0 ? "digits after the point" : "zeros before it") + "); the limit is "
+                    + MAX_COST_SCALE + " either way");
         }
-    }
-
-    /** How many characters {@link BigDecimal#toPlainString()} would write, computed without writing them. */
-    private static long plainLength(BigDecimal d) {
-        long precision = d.precision();
-        long scale = d.scale();
-        long digits = scale <= 0 ? precision - scale : Math.max(precision, scale + 1); // a leading 0 before the point
-        return digits + (scale > 0 ? 1 : 0) + (d.signum() < 0 ? 1 : 0);
     }
 
     /** Input and output tokens only. */

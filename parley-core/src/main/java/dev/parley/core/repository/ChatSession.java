@@ -109,11 +109,17 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
     /** The latest instant a record holds. */
     public static final Instant MAX_INSTANT = Instant.parse("9999-12-31T23:59:59.999Z");
 
-    /** The instant to the millisecond. @throws InvalidInputException outside years 0000 to 9999 */
-    static Instant millis(Instant i) {
+    /**
+     * The instant to the millisecond, as every time Parley stores is kept: a record's, a session's creation time, an
+     * entry's timestamp.
+     *
+     * @throws InvalidInputException if it is outside the years 0000 to 9999 ({@link #MIN_INSTANT} to
+     *     {@link #MAX_INSTANT}), which every store holds and every format writes
+     */
+    public static Instant millis(Instant i) {
         Instant t = i.truncatedTo(ChronoUnit.MILLIS);
         if (t.isBefore(MIN_INSTANT) || t.isAfter(MAX_INSTANT)) {
-            throw new InvalidInputException("instant " + i + " is outside the years 0000 to 9999 that records hold");
+            throw new InvalidInputException("instant " + i + " is outside the years 0000 to 9999 that Parley stores");
         }
         return t;
     }
