@@ -188,7 +188,7 @@ class RemoteFallbackTest {
             RemoteStore remote = (RemoteStore) store;
             assertThatThrownBy(() -> store.catalog().orElseThrow().find(SESSION))
                     .isInstanceOf(dev.parley.core.UnavailableException.class)
-                    .hasMessageContaining("a Parley server (parley serve)?");
+                    .hasMessageContaining("a Parley server (parley serve)");
             assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(NewEntry.of(IDS.newEntryId(),
                     null, Instant.now(), Message.user("a"))), Usage.ZERO))
                     .isInstanceOf(dev.parley.core.UnavailableException.class);
@@ -339,6 +339,51 @@ class RemoteFallbackTest {
             assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
             assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
                     .containsExactly("first", "another writer's", "checked");
+        } finally {
+            server.close();
+            backend.close();
+        }
+    }
+
+    /**
+     * Found by a review: a replay answered by something that is not a Parley server (a page without a problem
+     * document) was filed as a conflict — a verdict on the write that no Parley server gave; it stays pending.
+     */
+    @Test
+    void replayAnsweredByWhatIsNotAParleyServer_keepsTheWritesPending_notConflicts() throws Exception {
+        Store backend = Stores.open("sqlite:" + dir.resolve("server.db"));
+        ParleyServer server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
+        int port = server.port();
+        String uri = TestServers.remote(server.uri().toString(), dir, "&parley.timeout=1000&parley.replay=600000");
+        try (Store store = Stores.open(uri)) {
+            RemoteStore remote = (RemoteStore) store;
+            server.close();
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("while down")), Usage.ZERO);
+            assertThat(remote.stats().pending()).isEqualTo(1);
+
+            com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+            other.createContext("/", exchange -> {
+                byte[] page = "<html>maintenance</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/html");
+                exchange.sendResponseHeaders(404, page.length);
+                exchange.getResponseBody().write(page);
+                exchange.close();
+            });
+            other.start();
+            try {
+                SyncReport report = remote.sync();
+                assertThat(report.conflicts()).isZero();
+                assertThat(report.pending()).isEqualTo(1);
+                assertThat(remote.stats().conflicts()).isZero();
+            } finally {
+                other.stop(0);
+            }
+
+            server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+            assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
+            assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+                    .containsExactly("while down");
         } finally {
             server.close();
             backend.close();

@@ -204,9 +204,9 @@ public final class Node implements AutoCloseable {
         try {
             return decode.apply(answer);
         } catch (InvalidInputException | CorruptRecordException e) {
-            throw new UnavailableException(request + " to " + settings.server() + " answered what is not a Parley"
-                    + " answer (" + e.getMessage() + "): is " + settings.server() + " a Parley server (parley serve)?",
-                    e);
+            throw new UnavailableException(request + " to " + settings.server() + " answered what this client cannot"
+                    + " read as Parley's answer (" + e.getMessage() + "): is " + settings.server() + " a Parley server"
+                    + " (parley serve) of a version this client speaks?", e);
         }
     }
 
@@ -275,6 +275,10 @@ public final class Node implements AutoCloseable {
                 } catch (CredentialsRefused e) { // not a verdict on the write: it waits for credentials the server takes
                     LOG.warn("remote store {}: the replay stopped, the server refused this client's credentials; {}"
                             + " writes stay pending: {}", settings.server(), pending.size() - i, e.getMessage());
+                    return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
+                } catch (UnavailableException e) { // what answers is not a Parley server: no verdict on the write
+                    LOG.warn("remote store {}: the replay stopped, {} writes stay pending: {}", settings.server(),
+                            pending.size() - i, e.getMessage());
                     return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
                 } catch (ParleyException e) {
                     journal.conflict(op, e.stableCode() + ": " + e.getMessage());
