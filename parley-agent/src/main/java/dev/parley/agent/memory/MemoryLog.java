@@ -176,10 +176,10 @@ public final class MemoryLog<M> {
                 // append on a stale view would not conflict — it would chain onto the other memory's messages
                 View<M> current = fresh(state);
                 // A view read before the memory was deleted elsewhere (and perhaps begun again) is no base: its entry
-                // ids may name other messages now. Seqs are never reused in a session, so its first seq tells. The
-                // caller then saw none of what is there: everything there is kept, and everything it gives is new.
+                // ids may name other messages now. Its origin tells (not a seq: a replay after a remote: fallback
+                // changes those). The caller then saw none of what is there: all of it is kept, all it gives is new.
                 View<M> from = base == null ? current
-                        : base.firstSeq == 0 || base.firstSeq == current.firstSeq ? base : View.empty();
+                        : base.origin == null || base.origin.equals(current.origin) ? base : View.empty();
                 try {
                     write(state, memoryId, current, from, messages);
                     return;
@@ -285,16 +285,26 @@ public final class MemoryLog<M> {
     private record Tail(int count) implements Run {}
 
     /**
-     * What a memory holds: the view, the runs in force (null: no view entry yet, the view is the whole chain), and
-     * the tail of the log ({@code lastSeq}: the seq of the memory's last entry, 0 for none).
+     * What a memory holds: the view, the runs in force (null: no view entry yet, the view is the whole chain), the
+     * memory's origin ({@link #origin}; null for none yet) and the tail of the log ({@code lastSeq}: the seq of the
+     * memory's last entry, 0 for none).
      */
     private record View<M>(List<Slot<M>> slots, @Nullable List<Run> runs, @Nullable EntryId firstMessage,
-                           @Nullable EntryId lastMessage, int chainLength, long nextOrdinal, long firstSeq,
+                           @Nullable EntryId lastMessage, int chainLength, long nextOrdinal, @Nullable String origin,
                            long lastSeq) {
         /** The view of a memory that has no entries. */
         static <M> View<M> empty() {
-            return new View<>(List.of(), null, null, null, 0, 1, 0, 0);
+            return new View<>(List.of(), null, null, null, 0, 1, null, 0);
         }
+    }
+
+    /**
+     * What tells one beginning of a memory from another after a deletion: its first entry's id, time and writer, all
+     * stored content (so the same after a replay), where the ids alone repeat.
+     */
+    private static String origin(EntryId first, java.time.@Nullable Instant timestamp, @Nullable RawJson writer) {
+        return first.value() + "@" + (timestamp == null ? "" : timestamp.toEpochMilli()) + "/"
+                + (writer == null ? "" : writer.text());
     }
 
     private static final class State<M> {
@@ -403,7 +413,9 @@ public final class MemoryLog<M> {
         }
         View<M> view = new View<>(List.copyOf(slots), runs, chain.isEmpty() ? null : chain.get(0).id(),
                 chain.isEmpty() ? null : chain.get(chain.size() - 1).id(), chain.size(), maxOrdinal + 1,
-                entries.isEmpty() ? 0 : entries.get(0).seq(), entries.isEmpty() ? 0 : entries.get(entries.size() - 1).seq());
+                entries.isEmpty() ? null : origin(entries.get(0).id(), entries.get(0).timestamp(),
+                        entries.get(0).message() == null ? null : entries.get(0).message().metadata().get(WRITER_KEY)),
+                entries.isEmpty() ? 0 : entries.get(entries.size() - 1).seq());
         state.view = view;
         return view;
     }
@@ -457,17 +469,20 @@ public final class MemoryLog<M> {
             EntryId id = entryId(ordinal++);
             batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(wanted))));
         }
-        long firstSeq = current.firstSeq;
+        String origin = current.origin;
         long lastSeq = current.lastSeq;
         if (!batch.isEmpty()) {
             if (current.nextOrdinal == 1) {
                 createSession(state, memoryId);
             }
             List<Entry> stored = log.append(session, AGENT, batch, dev.parley.core.model.Usage.ZERO).entries();
-            firstSeq = firstSeq != 0 ? firstSeq : stored.get(0).seq();
+            if (origin == null) {
+                Entry e = stored.get(0);
+                origin = origin(e.id(), e.timestamp(), e.message() == null ? null : e.message().metadata().get(WRITER_KEY));
+            }
             lastSeq = stored.get(stored.size() - 1).seq();
         }
-        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, firstSeq, lastSeq);
+        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, origin, lastSeq);
     }
 
     /** A message of the new list that is not in the log yet. */
