@@ -126,6 +126,10 @@ public final class LangChain4jProvider implements ModelProvider {
         }
         if (ai.toolExecutionRequests() != null) {
             for (ToolExecutionRequest call : ai.toolExecutionRequests()) {
+                if (call.name() == null) {
+                    throw new dev.parley.core.InvalidInputException("the model answered a tool call (id " + call.id()
+                            + ") without a name");
+                }
                 b.add(new ContentBlock.ToolCall(call.id(), call.name(),
                         RawJson.of(call.arguments() == null || call.arguments().isBlank() ? "{}" : call.arguments())));
             }

@@ -187,12 +187,9 @@ public final class Access {
     /** The caller's scope: its token's, or the one it names where it may; null for the store's own. */
     private @Nullable String scopeOf(Context ctx) {
         java.util.List<String> given = java.util.Collections.list(ctx.req().getHeaders(SCOPE_HEADER));
-        if (given.size() > 1) {
-            throw new dev.parley.core.InvalidInputException("the " + SCOPE_HEADER + " header is given " + given.size()
-                    + " times; a request names at most one scope");
-        }
         String named = given.isEmpty() ? null : given.get(0);
         if (open) {
+            requireOneScope(given);
             return named == null ? null : Scopes.require(named);
         }
         String auth = ctx.header("Authorization");
@@ -203,6 +200,7 @@ public final class Access {
             throw new HttpResponseException(401, token == null ? "a bearer token is required"
                     : "the bearer token is not valid", Map.of());
         }
+        requireOneScope(given); // after the token: a caller without one learns nothing but that it needs one
         if (bound.equals(anyScope)) {
             return named == null ? null : Scopes.require(named);
         }
@@ -212,6 +210,14 @@ public final class Access {
                     Map.of());
         }
         return bound;
+    }
+
+    /** A request names at most one scope: a second header would be ignored by whoever reads the first. */
+    private static void requireOneScope(java.util.List<String> given) {
+        if (given.size() > 1) {
+            throw new dev.parley.core.InvalidInputException("the " + SCOPE_HEADER + " header is given " + given.size()
+                    + " times; a request names at most one scope");
+        }
     }
 
     /** application/json, or a JSON type ({@code +json}), with or without parameters. */

@@ -72,8 +72,10 @@ final class Errors {
             return;
         }
         ServletContextRequest request = ServletContextRequest.getServletContextRequest(ctx.req());
-        if (request == null) {
-            return; // not a request of Jetty's servlet context: nothing bounds the wait, so nothing is read
+        if (request == null) { // not a request of Jetty's servlet context: nothing bounds the wait, so nothing is read
+            LOG.debug("the body of a refused {} {} is left unread: no Jetty request to bound the reading by",
+                    ctx.method(), ctx.path());
+            return;
         }
         EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
         long idleTimeout = endPoint.getIdleTimeout();
