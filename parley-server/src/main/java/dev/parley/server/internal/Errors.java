@@ -9,6 +9,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
@@ -29,6 +30,9 @@ final class Errors {
     private static final long DISCARD_FOR_AT_MOST_MILLIS = 5_000;
     /** The longest one read of a refused request's body waits for bytes, in milliseconds. */
     private static final long DISCARD_WAITS_AT_MOST_MILLIS = 1_000;
+    /** How many refused bodies are read at once, at most; beyond them, a refused body is left unread. */
+    private static final int DISCARDING_AT_MOST = 8;
+    private static final Semaphore DISCARDING = new Semaphore(DISCARDING_AT_MOST);
 
     private Errors() {}
 
@@ -63,8 +67,9 @@ final class Errors {
      * client still sending often loses the answer with it ("received no bytes") instead of reading the 413 or 401.
      * The reading is bounded in time as well as in bytes, so that a client trickling its body (an unauthenticated
      * one too) holds a server thread for at most {@value #DISCARD_FOR_AT_MOST_MILLIS} ms plus one wait of
-     * {@value #DISCARD_WAITS_AT_MOST_MILLIS} ms. A body that is longer, or slower, is left unread: the connection is
-     * closed after the answer.
+     * {@value #DISCARD_WAITS_AT_MOST_MILLIS} ms; and at most {@value #DISCARDING_AT_MOST} are read at once, so that
+     * many slow clients cannot hold more threads than that. A body that is longer, or slower, or refused while those
+     * are busy, is left unread: the connection is closed after the answer.
      */
     private static void discardUnreadBody(Context ctx) {
         long declared = ctx.req().getContentLengthLong();
@@ -77,7 +82,17 @@ final class Errors {
                     ctx.method(), ctx.path());
             return;
         }
-        EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        if (!DISCARDING.tryAcquire()) {
+            return;
+        }
+        try {
+            discard(ctx, request.getConnectionMetaData().getConnection().getEndPoint());
+        } finally {
+            DISCARDING.release();
+        }
+    }
+
+    private static void discard(Context ctx, EndPoint endPoint) {
         long idleTimeout = endPoint.getIdleTimeout();
         endPoint.setIdleTimeout(idleTimeout > 0 ? Math.min(idleTimeout, DISCARD_WAITS_AT_MOST_MILLIS)
                 : DISCARD_WAITS_AT_MOST_MILLIS);
