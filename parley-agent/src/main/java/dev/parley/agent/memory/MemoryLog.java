@@ -137,7 +137,7 @@ public final class MemoryLog<M> {
         State<M> state = state(session, memoryId);
         state.lock.lock();
         try {
-            View<M> view = fresh(state);
+            View<M> view = fresh(state, memoryId);
             Map<SessionId, View<M>> pending = reads.get();
             if (pending.size() >= MAX_PENDING_READS) {
                 pending.clear();
@@ -174,7 +174,7 @@ public final class MemoryLog<M> {
             for (int attempt = 1; ; attempt++) {
                 // fresh, not merely cached: a memory deleted and begun again elsewhere reuses the entry ids, so an
                 // append on a stale view would not conflict — it would chain onto the other memory's messages
-                View<M> current = fresh(state);
+                View<M> current = fresh(state, memoryId);
                 // A view read before the memory was deleted elsewhere (and perhaps begun again) is no base: its entry
                 // ids may name other messages now. Its origin tells (not a seq: a replay after a remote: fallback
                 // changes those). The caller then saw none of what is there: all of it is kept, all it gives is new.
@@ -183,11 +183,16 @@ public final class MemoryLog<M> {
                 try {
                     write(state, memoryId, current, from, messages);
                     return;
-                } catch (EntryConflictException e) {
-                    state.view = null; // another writer took the next entry: reload and merge again
+                } catch (EntryConflictException | InvalidInputException e) {
+                    // Another writer took the next entry, or deleted the memory under this append (whose parent is
+                    // then gone): reload and merge again. An input refused while the log stood still is the caller's.
+                    if (e instanceof InvalidInputException && log.lastSeq(session, AGENT).orElse(0) == current.lastSeq) {
+                        throw e;
+                    }
+                    state.view = null;
                     if (attempt >= MAX_ATTEMPTS) {
-                        throw new UnavailableException("memory '" + memoryId + "': other writers kept winning the "
-                                + "next entry for " + MAX_ATTEMPTS + " attempts", e);
+                        throw new UnavailableException("memory '" + memoryId + "': other writers kept changing it for "
+                                + MAX_ATTEMPTS + " attempts", e);
                     }
                 }
             }
@@ -329,18 +334,23 @@ public final class MemoryLog<M> {
         if (catalog != null && !memoryId.equals(state.owner)) {
             state.lock.lock();
             try {
-                if (!memoryId.equals(state.owner)) {
-                    Optional<SessionInfo> info = catalog.find(session);
-                    if (info.isPresent()) {
-                        requireOwner(info.get(), memoryId);
-                        state.owner = memoryId;
-                    }
-                }
+                checkOwner(state, memoryId);
             } finally {
                 state.lock.unlock();
             }
         }
         return state;
+    }
+
+    /** Checks the session's owner against {@code memoryId}, unless already found to be it; with the lock held. */
+    private void checkOwner(State<M> state, String memoryId) {
+        if (!memoryId.equals(state.owner)) {
+            Optional<SessionInfo> info = Objects.requireNonNull(catalog).find(state.session);
+            if (info.isPresent()) {
+                requireOwner(info.get(), memoryId);
+                state.owner = memoryId;
+            }
+        }
     }
 
     private void requireOwner(SessionInfo info, String memoryId) {
@@ -372,13 +382,18 @@ public final class MemoryLog<M> {
     }
 
     /** The cached view if the log has not moved since; otherwise the view reloaded. */
-    private View<M> fresh(State<M> state) {
+    private View<M> fresh(State<M> state, String memoryId) {
         View<M> view = state.view;
         if (view != null) {
             // The seq, not the entry: an index answers it without reading or decoding a row. A session's seqs only
             // grow (a truncation does not lower the next one), so an equal seq is the same last entry.
             if (log.lastSeq(state.session, AGENT).orElse(0) == view.lastSeq) {
                 return view;
+            }
+            // Another writer moved the log: it may have deleted the session and begun it again for another memory id
+            if (catalog != null) {
+                state.owner = null;
+                checkOwner(state, memoryId);
             }
         }
         return reload(state);

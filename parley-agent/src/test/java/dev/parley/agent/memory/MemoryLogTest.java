@@ -366,4 +366,26 @@ class MemoryLogTest {
             assertThat(entries(store, "default")).hasSize(1);
         }
     }
+
+    /**
+     * Found by a break-it pass: the owner found for a session was kept for good, so after another store deleted the
+     * memory and began its session again for a colliding memory id, this one read and wrote the other's conversation.
+     */
+    @Test
+    void memoryDeletedAndBegunAgainElsewhereByACollidingId_isRefusedHere_notShared() {
+        try (Store first = open(); Store second = open()) {
+            MemoryLog<String> here = new MemoryLog<>(first, STRINGS, Clock.systemUTC());
+            MemoryLog<String> there = new MemoryLog<>(second, STRINGS, Clock.systemUTC());
+            String hashedFrom = "user 42/conv?";
+            String literal = MemoryIds.sessionId(hashedFrom).value();
+            here.set(literal, List.of("a1", "a2"));
+            there.delete(literal);
+            there.set(hashedFrom, List.of("y1", "y2"));
+
+            assertThatThrownBy(() -> here.get(literal)).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("belongs to memory id '" + hashedFrom + "'");
+            assertThatThrownBy(() -> here.set(literal, List.of("a3"))).isInstanceOf(InvalidInputException.class);
+            assertThat(there.get(hashedFrom)).containsExactly("y1", "y2");
+        }
+    }
 }
