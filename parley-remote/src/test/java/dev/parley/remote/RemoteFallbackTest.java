@@ -189,6 +189,10 @@ class RemoteFallbackTest {
             assertThatThrownBy(() -> store.catalog().orElseThrow().find(SESSION))
                     .isInstanceOf(dev.parley.core.UnavailableException.class)
                     .hasMessageContaining("a Parley server (parley serve)");
+            assertThatThrownBy(() -> store.catalog().orElseThrow().list(null, 10)) // {} was an empty list
+                    .isInstanceOf(dev.parley.core.UnavailableException.class);
+            assertThatThrownBy(() -> store.catalog().orElseThrow().delete(SESSION)) // {} was "not deleted"
+                    .isInstanceOf(dev.parley.core.UnavailableException.class);
             assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(NewEntry.of(IDS.newEntryId(),
                     null, Instant.now(), Message.user("a"))), Usage.ZERO))
                     .isInstanceOf(dev.parley.core.UnavailableException.class);

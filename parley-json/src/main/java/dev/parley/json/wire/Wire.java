@@ -3,6 +3,7 @@ package dev.parley.json.wire;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
@@ -91,6 +92,20 @@ public final class Wire {
         } catch (CorruptRecordException e) {
             throw new InvalidInputException(e.location() + ": " + e.detail(), e);
         }
+    }
+
+    /**
+     * The field {@code key} of an answer, which must be there and be of {@code type}.
+     *
+     * @throws InvalidInputException naming the field, when it is missing or of another type
+     */
+    public static JsonNode field(JsonNode node, String key, JsonNodeType type, String what) {
+        JsonNode value = node.get(key);
+        if (value == null || value.getNodeType() != type) {
+            throw new InvalidInputException(what + ": " + (value == null ? "missing field '" + key + "'"
+                    : "field '" + key + "' is " + value.getNodeType() + ", not " + type));
+        }
+        return value;
     }
 
     // ---- the message log ----
@@ -337,7 +352,8 @@ public final class Wire {
     /** @throws InvalidInputException if malformed */
     public static List<SessionInfo> decodeSessionList(JsonNode node) {
         List<SessionInfo> out = new ArrayList<>();
-        for (JsonNode s : node.path("sessions")) {
+        for (JsonNode s : field(node, "sessions", JsonNodeType.ARRAY,
+                "session list")) {
             out.add(decodeSessionInfo(s));
         }
         return out;
@@ -381,7 +397,8 @@ public final class Wire {
     public static CatalogPage decodeCatalogPage(JsonNode node) {
         return strict(() -> {
             List<CatalogEntry> items = new ArrayList<>();
-            for (JsonNode item : node.path("items")) {
+            for (JsonNode item : field(node, "items", JsonNodeType.ARRAY,
+                    "catalog page")) {
                 items.add(ChatSessionCodec.parseCatalogEntry(item, "catalog entry"));
             }
             return new CatalogPage(items, node.path("nextCursor").isTextual() ? node.get("nextCursor").asText() : null);

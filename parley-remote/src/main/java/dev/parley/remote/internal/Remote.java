@@ -1,6 +1,7 @@
 package dev.parley.remote.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryId;
@@ -75,6 +76,11 @@ public final class Remote {
             }
         }
         return out;
+    }
+
+    /** The {@code deleted} of a deletion's answer. */
+    private static boolean deleted(JsonNode answer) {
+        return Wire.field(answer, "deleted", JsonNodeType.BOOLEAN, "deletion").asBoolean();
     }
 
     /** A read whose 404 NOT_FOUND means "none". */
@@ -237,7 +243,8 @@ public final class Remote {
                 return read("findByPrefix", new Request("GET", "/v1/log/by-prefix", query("prefix", prefix, "max",
                         Integer.toString(max)), null), a -> {
                             List<SessionId> ids = new java.util.ArrayList<>();
-                            a.path("ids").forEach(id -> ids.add(new SessionId(id.asText())));
+                            Wire.field(a, "ids", JsonNodeType.ARRAY, "session ids")
+                                    .forEach(id -> ids.add(new SessionId(id.asText())));
                             return ids;
                         }, f -> f.catalog().orElseThrow().findByPrefix(prefix, max));
             }
@@ -245,7 +252,7 @@ public final class Remote {
             @Override
             public boolean delete(SessionId session) {
                 return write("delete", new Request("DELETE", log(session), Map.of(), null),
-                        a -> a.path("deleted").asBoolean(), f -> f.catalog().orElseThrow().delete(session));
+                        Remote::deleted, f -> f.catalog().orElseThrow().delete(session));
             }
         };
     }
@@ -284,7 +291,7 @@ public final class Remote {
             public boolean delete(String sessionId, long expectedRevision) {
                 ChatSession.requireId(sessionId, "session id");
                 return strict(new Request("DELETE", "/v1/record", query("id", sessionId, "expectedRevision",
-                        Long.toString(expectedRevision)), null), a -> a.path("deleted").asBoolean());
+                        Long.toString(expectedRevision)), null), Remote::deleted);
             }
         };
     }
@@ -302,7 +309,8 @@ public final class Remote {
             @Override
             public Optional<String> readSummary(String summaryLocator) {
                 return optional(() -> strict(new Request("GET", "/v1/archives/summary",
-                        query("locator", summaryLocator), null), a -> a.path("summary").asText()));
+                        query("locator", summaryLocator), null),
+                        a -> Wire.field(a, "summary", JsonNodeType.STRING, "archive summary").asText()));
             }
 
             @Override
