@@ -190,6 +190,10 @@ public final class MemoryLog<M> {
                         throw e;
                     }
                     state.view = null;
+                    if (catalog != null) { // whoever moved it may have begun the session for another memory id
+                        state.owner = null;
+                        checkOwner(state, memoryId);
+                    }
                     if (attempt >= MAX_ATTEMPTS) {
                         throw new UnavailableException("memory '" + memoryId + "': other writers kept changing it for "
                                 + MAX_ATTEMPTS + " attempts", e);
