@@ -2,7 +2,7 @@ package dev.parley.core.log;
 
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
-import dev.parley.core.repository.ChatSession;
+import dev.parley.core.Times;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,9 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param metadata free-form metadata, copied
  * @param createdAt when the session was created, for a session restored from elsewhere (a Parley export keeps it),
  *     kept to the millisecond; null for now. Its activity time ({@link SessionInfo#updatedAt()}) is still now (or
- *     this, if later): the catalog lists a restored session where its restoring happened. It lies between
- *     {@link ChatSession#MIN_INSTANT} and {@link ChatSession#MAX_INSTANT} (years 0000 to 9999), as every record's
- *     times do
+ *     this, if later): the catalog lists a restored session where its restoring happened. It lies within the years
+ *     0000 to 9999, as every time Parley stores ({@link Times})
  * @throws dev.parley.core.InvalidInputException if {@code createdAt} lies outside that range
  */
 public record NewSession(SessionId id, @Nullable String title, @Nullable String origin, Map<String, RawJson> metadata,
@@ -29,7 +28,7 @@ public record NewSession(SessionId id, @Nullable String title, @Nullable String 
     public NewSession {
         Objects.requireNonNull(id, "id");
         metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
-        createdAt = createdAt == null ? null : ChatSession.millis(createdAt);
+        createdAt = createdAt == null ? null : Times.millis(createdAt);
     }
 
     /** A session created now. */

@@ -1,6 +1,7 @@
 package dev.parley.core.model;
 
 import dev.parley.core.RawJson;
+import dev.parley.core.Times;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,7 +40,7 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
         if (plainText && !(content.size() == 1 && content.get(0) instanceof ContentBlock.Text)) {
             throw new dev.parley.core.InvalidInputException("plainText requires exactly one text block");
         }
-        createdAt = createdAt == null ? null : dev.parley.core.repository.ChatSession.millis(createdAt);
+        createdAt = createdAt == null ? null : Times.millis(createdAt);
         metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
     }
 

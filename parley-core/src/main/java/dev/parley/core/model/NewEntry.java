@@ -1,6 +1,7 @@
 package dev.parley.core.model;
 
 import dev.parley.core.EntryId;
+import dev.parley.core.Times;
 import java.time.Instant;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -12,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param parentId the parent, which must already exist in the session or precede this entry in the same batch;
  *     null for a root
  * @param timestamp when the entry was written, kept to the millisecond, in the years 0000 to 9999
- *     ({@link dev.parley.core.repository.ChatSession#millis}), or null
+ *     ({@link dev.parley.core.Times}), or null
  * @param payload what the entry records
  * @param source the source record for imported entries, or null
  */
@@ -22,7 +23,7 @@ public record NewEntry(EntryId id, @Nullable EntryId parentId, @Nullable Instant
     public NewEntry {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(payload, "payload");
-        timestamp = timestamp == null ? null : dev.parley.core.repository.ChatSession.millis(timestamp);
+        timestamp = timestamp == null ? null : Times.millis(timestamp);
         if (id.equals(parentId)) {
             throw new dev.parley.core.InvalidInputException("entry " + id + " names itself as its parent");
         }

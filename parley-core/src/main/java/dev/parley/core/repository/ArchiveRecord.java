@@ -1,6 +1,7 @@
 package dev.parley.core.repository;
 
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.Times;
 import java.time.Instant;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +27,7 @@ public record ArchiveRecord(String id, String path, String summaryPath, @Nullabl
         if (messageCount < 0) {
             throw new InvalidInputException("messageCount must not be negative");
         }
-        createdAt = ChatSession.millis(Objects.requireNonNull(createdAt, "createdAt"));
+        createdAt = Times.millis(Objects.requireNonNull(createdAt, "createdAt"));
     }
 
     /** The record before the repository assigns its locators. */

@@ -2,8 +2,8 @@ package dev.parley.core.repository;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
+import dev.parley.core.Times;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -63,9 +63,9 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         turns = List.copyOf(turns);
         archives = archives == null ? null : List.copyOf(archives);
         queuedPrompts = List.copyOf(queuedPrompts);
-        createdAt = millis(Objects.requireNonNull(createdAt, "createdAt"));
-        updatedAt = millis(Objects.requireNonNull(updatedAt, "updatedAt"));
-        archivedAt = archivedAt == null ? null : millis(archivedAt);
+        createdAt = Times.millis(Objects.requireNonNull(createdAt, "createdAt"));
+        updatedAt = Times.millis(Objects.requireNonNull(updatedAt, "updatedAt"));
+        archivedAt = archivedAt == null ? null : Times.millis(archivedAt);
         if (leaseEpoch != null && leaseEpoch < 0) {
             throw new InvalidInputException("leaseEpoch must not be negative");
         }
@@ -102,26 +102,6 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
             }
         }
         return false;
-    }
-
-    /** The earliest instant a record holds: catalogs order by fixed-width ISO-8601 text, years 0000 to 9999. */
-    public static final Instant MIN_INSTANT = Instant.parse("0000-01-01T00:00:00Z");
-    /** The latest instant a record holds. */
-    public static final Instant MAX_INSTANT = Instant.parse("9999-12-31T23:59:59.999Z");
-
-    /**
-     * The instant to the millisecond, as every time Parley stores is kept: a record's, a session's creation time, an
-     * entry's timestamp.
-     *
-     * @throws InvalidInputException if it is outside the years 0000 to 9999 ({@link #MIN_INSTANT} to
-     *     {@link #MAX_INSTANT}), which every store holds and every format writes
-     */
-    public static Instant millis(Instant i) {
-        Instant t = i.truncatedTo(ChronoUnit.MILLIS);
-        if (t.isBefore(MIN_INSTANT) || t.isAfter(MAX_INSTANT)) {
-            throw new InvalidInputException("instant " + i + " is outside the years 0000 to 9999 that Parley stores");
-        }
-        return t;
     }
 
     /** Whether the session is archived. */

@@ -1,6 +1,7 @@
 package dev.parley.core.repository;
 
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.Times;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
@@ -30,7 +31,7 @@ public record Lease(String ownerKind, @Nullable String hostId, String ownerId, l
         if (fencingToken < 0) {
             throw new InvalidInputException("fencingToken must not be negative");
         }
-        acquiredAt = ChatSession.millis(Objects.requireNonNull(acquiredAt, "acquiredAt"));
-        lastSeenAt = ChatSession.millis(Objects.requireNonNull(lastSeenAt, "lastSeenAt"));
+        acquiredAt = Times.millis(Objects.requireNonNull(acquiredAt, "acquiredAt"));
+        lastSeenAt = Times.millis(Objects.requireNonNull(lastSeenAt, "lastSeenAt"));
     }
 }

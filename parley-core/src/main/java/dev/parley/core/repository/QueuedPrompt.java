@@ -2,6 +2,7 @@ package dev.parley.core.repository;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
+import dev.parley.core.Times;
 import java.time.Instant;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +26,7 @@ public record QueuedPrompt(String id, String prompt, @Nullable String agentProfi
         if (prompt == null || prompt.isBlank()) {
             throw new InvalidInputException("a queued prompt must not be empty");
         }
-        createdAt = ChatSession.millis(Objects.requireNonNull(createdAt, "createdAt"));
-        updatedAt = ChatSession.millis(Objects.requireNonNull(updatedAt, "updatedAt"));
+        createdAt = Times.millis(Objects.requireNonNull(createdAt, "createdAt"));
+        updatedAt = Times.millis(Objects.requireNonNull(updatedAt, "updatedAt"));
     }
 }
