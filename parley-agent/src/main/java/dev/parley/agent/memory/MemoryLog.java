@@ -190,10 +190,7 @@ public final class MemoryLog<M> {
                         throw e;
                     }
                     state.view = null;
-                    if (catalog != null) { // whoever moved it may have begun the session for another memory id
-                        state.owner = null;
-                        checkOwner(state, memoryId);
-                    }
+                    recheckOwner(state, memoryId); // whoever moved it may have begun the session for another id
                     if (attempt >= MAX_ATTEMPTS) {
                         throw new UnavailableException("memory '" + memoryId + "': other writers kept changing it for "
                                 + MAX_ATTEMPTS + " attempts", e);
@@ -311,8 +308,9 @@ public final class MemoryLog<M> {
      * What tells one beginning of a memory from another after a deletion: its first entry's id, time and writer, all
      * stored content (so the same after a replay), where the ids alone repeat.
      */
-    private static String origin(EntryId first, java.time.@Nullable Instant timestamp, @Nullable RawJson writer) {
-        return first.value() + "@" + (timestamp == null ? "" : timestamp.toEpochMilli()) + "/"
+    private static String origin(Entry first) {
+        RawJson writer = first.message() == null ? null : first.message().metadata().get(WRITER_KEY);
+        return first.id().value() + "@" + (first.timestamp() == null ? "" : first.timestamp().toEpochMilli()) + "/"
                 + (writer == null ? "" : writer.text());
     }
 
@@ -344,6 +342,14 @@ public final class MemoryLog<M> {
             }
         }
         return state;
+    }
+
+    /** {@link #checkOwner}, whatever was found before: the session may have been deleted and created again since. */
+    private void recheckOwner(State<M> state, String memoryId) {
+        if (catalog != null) {
+            state.owner = null;
+            checkOwner(state, memoryId);
+        }
     }
 
     /** Checks the session's owner against {@code memoryId}, unless already found to be it; with the lock held. */
@@ -394,11 +400,7 @@ public final class MemoryLog<M> {
             if (log.lastSeq(state.session, AGENT).orElse(0) == view.lastSeq) {
                 return view;
             }
-            // Another writer moved the log: it may have deleted the session and begun it again for another memory id
-            if (catalog != null) {
-                state.owner = null;
-                checkOwner(state, memoryId);
-            }
+            recheckOwner(state, memoryId); // another writer moved the log: it may have begun it for another id
         }
         return reload(state);
     }
@@ -432,8 +434,7 @@ public final class MemoryLog<M> {
         }
         View<M> view = new View<>(List.copyOf(slots), runs, chain.isEmpty() ? null : chain.get(0).id(),
                 chain.isEmpty() ? null : chain.get(chain.size() - 1).id(), chain.size(), maxOrdinal + 1,
-                entries.isEmpty() ? null : origin(entries.get(0).id(), entries.get(0).timestamp(),
-                        entries.get(0).message() == null ? null : entries.get(0).message().metadata().get(WRITER_KEY)),
+                entries.isEmpty() ? null : origin(entries.get(0)),
                 entries.isEmpty() ? 0 : entries.get(entries.size() - 1).seq());
         state.view = view;
         return view;
@@ -495,10 +496,7 @@ public final class MemoryLog<M> {
                 createSession(state, memoryId);
             }
             List<Entry> stored = log.append(session, AGENT, batch, dev.parley.core.model.Usage.ZERO).entries();
-            if (origin == null) {
-                Entry e = stored.get(0);
-                origin = origin(e.id(), e.timestamp(), e.message() == null ? null : e.message().metadata().get(WRITER_KEY));
-            }
+            origin = origin != null ? origin : origin(stored.get(0));
             lastSeq = stored.get(stored.size() - 1).seq();
         }
         state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, origin, lastSeq);
