@@ -352,8 +352,7 @@ public final class Wire {
     /** @throws InvalidInputException if malformed */
     public static List<SessionInfo> decodeSessionList(JsonNode node) {
         List<SessionInfo> out = new ArrayList<>();
-        for (JsonNode s : field(node, "sessions", JsonNodeType.ARRAY,
-                "session list")) {
+        for (JsonNode s : field(node, "sessions", JsonNodeType.ARRAY, "session list")) {
             out.add(decodeSessionInfo(s));
         }
         return out;
@@ -397,8 +396,7 @@ public final class Wire {
     public static CatalogPage decodeCatalogPage(JsonNode node) {
         return strict(() -> {
             List<CatalogEntry> items = new ArrayList<>();
-            for (JsonNode item : field(node, "items", JsonNodeType.ARRAY,
-                    "catalog page")) {
+            for (JsonNode item : field(node, "items", JsonNodeType.ARRAY, "catalog page")) {
                 items.add(ChatSessionCodec.parseCatalogEntry(item, "catalog entry"));
             }
             return new CatalogPage(items, node.path("nextCursor").isTextual() ? node.get("nextCursor").asText() : null);

@@ -204,9 +204,8 @@ public final class Node implements AutoCloseable {
         try {
             return decode.apply(answer);
         } catch (InvalidInputException | CorruptRecordException e) {
-            throw new UnavailableException(request + " to " + settings.server() + " answered what this client cannot"
-                    + " read as Parley's answer (" + e.getMessage() + "): is " + settings.server() + " a Parley server"
-                    + " (parley serve) of a version this client speaks?", e);
+            throw transport.notParley(request, "what this client cannot read as Parley's answer, of this version or"
+                    + " any (" + e.getMessage() + ")", e);
         }
     }
 

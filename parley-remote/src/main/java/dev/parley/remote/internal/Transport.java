@@ -159,9 +159,7 @@ public final class Transport {
             }
             if (json == null || !json.has("detail")) {
                 // Not a problem document: something other than a Parley server answered (a wrong URL, a proxy).
-                throw new UnavailableException(request + " to " + settings.server() + " answered HTTP " + status
-                        + " without a problem document: is " + settings.server() + " a Parley server (parley serve)?",
-                        null);
+                throw notParley(request, "HTTP " + status + " without a problem document", null);
             }
             if (status == 404 && Problems.NO_SUCH_ROUTE.equals(json.path("code").asText())) {
                 throw new NoSuchRoute(request + " is not routed by " + settings.server() + " (a server of an earlier"
@@ -174,11 +172,18 @@ public final class Transport {
             return NullNode.getInstance();
         }
         if (json == null) {
-            throw new UnavailableException(request + " to " + settings.server() + " answered HTTP " + status
-                    + " with something that is not JSON: is " + settings.server() + " a Parley server (parley serve)?",
-                    null);
+            throw notParley(request, "HTTP " + status + " with something that is not JSON", null);
         }
         return json;
+    }
+
+    /**
+     * The error for an answer that is not a Parley server's (a wrong URL, a proxy's page, another version's answer):
+     * unavailable, naming the request, how it was answered, and the address to check.
+     */
+    UnavailableException notParley(Request request, String answered, @Nullable Throwable cause) {
+        return new UnavailableException(request + " to " + settings.server() + " answered " + answered + ": is "
+                + settings.server() + " a Parley server (parley serve)?", cause);
     }
 
     private static @Nullable JsonNode parse(String body) {
