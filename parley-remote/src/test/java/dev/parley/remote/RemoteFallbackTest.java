@@ -48,6 +48,40 @@ class RemoteFallbackTest {
         return NewEntry.of(IDS.newEntryId(), null, Instant.now(), Message.user(text));
     }
 
+    /** A server on SQLite in this test's directory, which a test stops and starts again on the same port. */
+    final class Restartable implements AutoCloseable {
+        final Store backend = Stores.open("sqlite:" + dir.resolve("server.db"));
+        final int port;
+        private final ServerConfig config;
+        private ParleyServer server;
+
+        Restartable(ServerConfig config) {
+            this.config = config;
+            this.server = ParleyServer.start(backend, config.withPort(0));
+            this.port = server.port();
+        }
+
+        /** The {@code remote:} URI of a client with a 1 s timeout and no background replay, and {@code extra}. */
+        String client(String extra) {
+            return TestServers.remote("http://127.0.0.1:" + port, dir, "&parley.timeout=1000&parley.replay=600000"
+                    + extra);
+        }
+
+        void stop() {
+            server.close();
+        }
+
+        void start() {
+            server = ParleyServer.start(backend, config.withPort(port));
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            backend.close();
+        }
+    }
+
     static final class Events implements RemoteListener {
         final AtomicInteger fallbacks = new AtomicInteger();
         final AtomicInteger replays = new AtomicInteger();
@@ -233,20 +267,14 @@ class RemoteFallbackTest {
      */
     @Test
     void appendOverTheServersBodyLimit_whileTheServerIsDown_isRefusedNotAcknowledgedByTheFallback() throws Exception {
-        Path serverDb = dir.resolve("server.db");
-        Store backend = Stores.open("sqlite:" + serverDb);
-        ServerConfig limited = ServerConfig.defaults().withPort(0).withMaxBodyBytes(4096);
-        ParleyServer server = ParleyServer.start(backend, limited);
-        int port = server.port();
-        String uri = TestServers.remote(server.uri().toString(), dir,
-                "&parley.timeout=1000&parley.replay=600000&parley.maxBody=4096");
-        try (Store store = Stores.open(uri)) {
+        try (Restartable server = new Restartable(ServerConfig.defaults().withMaxBodyBytes(4096));
+             Store store = Stores.open(server.client("&parley.maxBody=4096"))) {
             RemoteStore remote = (RemoteStore) store;
             String large = "x".repeat(5000);
             assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry(large)), Usage.ZERO))
                     .isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("413").hasMessageNotContaining("parley.maxBody");
-            server.close();
+            server.stop();
 
             assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry(large)), Usage.ZERO))
                     .isInstanceOf(InvalidInputException.class)
@@ -257,29 +285,23 @@ class RemoteFallbackTest {
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("small")), Usage.ZERO);
             assertThat(remote.stats().pending()).isEqualTo(1);
 
-            server = ParleyServer.start(backend, limited.withPort(port));
+            server.start();
             assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
-            assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+            assertThat(server.backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
                     .containsExactly("small");
-        } finally {
-            server.close();
-            backend.close();
         }
     }
 
     @Test
     void writesThatFellBack_areReplayedOnceInOrder_andAConflictIsReported() throws Exception {
-        Path serverDb = dir.resolve("server.db");
-        Store backend = Stores.open("sqlite:" + serverDb);
-        ParleyServer server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
-        int port = server.port();
-        String uri = TestServers.remote(server.uri().toString(), dir, "&parley.timeout=1000&parley.replay=600000");
-        try (Store store = Stores.open(uri)) {
+        try (Restartable server = new Restartable(ServerConfig.defaults());
+             Store store = Stores.open(server.client(""))) {
+            Store backend = server.backend;
             RemoteStore remote = (RemoteStore) store;
             Events events = new Events();
             remote.addListener(events);
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("before")), Usage.ZERO);
-            server.close();
+            server.stop();
 
             List<String> written = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
@@ -296,7 +318,7 @@ class RemoteFallbackTest {
             assertThat(events.fallbacks.get()).isEqualTo(4);
             assertThat(remote.stats().pending()).isEqualTo(4);
 
-            server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+            server.start();
             SyncReport report = remote.sync();
 
             assertThat(report).isEqualTo(new SyncReport(3, 1, 0, null));
@@ -311,9 +333,6 @@ class RemoteFallbackTest {
             assertThat(remote.sync()).isEqualTo(new SyncReport(0, 0, 0, null));
             assertThat(remote.status().conflicts()).isEqualTo(1);
             assertThat(store.log().load(SESSION, AgentId.MAIN)).hasSize(4);
-        } finally {
-            server.close();
-            backend.close();
         }
     }
 
@@ -324,28 +343,22 @@ class RemoteFallbackTest {
      */
     @Test
     void conditionalAppendThatFellBack_isReplayedAsThePlainAppendTheFallbackMade() throws Exception {
-        Store backend = Stores.open("sqlite:" + dir.resolve("server.db"));
-        ParleyServer server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
-        int port = server.port();
-        String uri = TestServers.remote(server.uri().toString(), dir, "&parley.timeout=1000&parley.replay=600000");
-        try (Store store = Stores.open(uri)) {
+        try (Restartable server = new Restartable(ServerConfig.defaults());
+             Store store = Stores.open(server.client(""))) {
             RemoteStore remote = (RemoteStore) store;
             NewEntry first = entry("first");
             store.log().append(SESSION, AgentId.MAIN, List.of(first), Usage.ZERO);
-            server.close();
+            server.stop();
 
             NewEntry checked = entry("checked"); // no parent: the fallback store holds no "first"
             store.log().appendIfLast(SESSION, AgentId.MAIN, first.id(), List.of(checked), Usage.ZERO);
             assertThat(remote.stats().pending()).isEqualTo(1);
-            backend.log().append(SESSION, AgentId.MAIN, List.of(entry("another writer's")), Usage.ZERO);
+            server.backend.log().append(SESSION, AgentId.MAIN, List.of(entry("another writer's")), Usage.ZERO);
 
-            server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+            server.start();
             assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
-            assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+            assertThat(server.backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
                     .containsExactly("first", "another writer's", "checked");
-        } finally {
-            server.close();
-            backend.close();
         }
     }
 
@@ -355,18 +368,15 @@ class RemoteFallbackTest {
      */
     @Test
     void replayAnsweredByWhatIsNotAParleyServer_keepsTheWritesPending_notConflicts() throws Exception {
-        Store backend = Stores.open("sqlite:" + dir.resolve("server.db"));
-        ParleyServer server = ParleyServer.start(backend, ServerConfig.defaults().withPort(0));
-        int port = server.port();
-        String uri = TestServers.remote(server.uri().toString(), dir, "&parley.timeout=1000&parley.replay=600000");
-        try (Store store = Stores.open(uri)) {
+        try (Restartable server = new Restartable(ServerConfig.defaults());
+             Store store = Stores.open(server.client(""))) {
             RemoteStore remote = (RemoteStore) store;
-            server.close();
+            server.stop();
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("while down")), Usage.ZERO);
             assertThat(remote.stats().pending()).isEqualTo(1);
 
             com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
-                    new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+                    new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), server.port), 0);
             other.createContext("/", exchange -> {
                 byte[] page = "<html>maintenance</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html");
@@ -384,13 +394,10 @@ class RemoteFallbackTest {
                 other.stop(0);
             }
 
-            server = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+            server.start();
             assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
-            assertThat(backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+            assertThat(server.backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
                     .containsExactly("while down");
-        } finally {
-            server.close();
-            backend.close();
         }
     }
 
