@@ -1,5 +1,6 @@
 package dev.parley.server.internal;
 
+import dev.parley.core.InvalidInputException;
 import dev.parley.core.store.Scopes;
 import dev.parley.json.wire.Problems;
 import io.javalin.http.Context;
@@ -8,6 +9,8 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -186,7 +189,7 @@ public final class Access {
 
     /** The caller's scope: its token's, or the one it names where it may; null for the store's own. */
     private @Nullable String scopeOf(Context ctx) {
-        java.util.List<String> given = java.util.Collections.list(ctx.req().getHeaders(SCOPE_HEADER));
+        List<String> given = Collections.list(ctx.req().getHeaders(SCOPE_HEADER));
         String named = given.isEmpty() ? null : given.get(0);
         if (open) {
             requireOneScope(given);
@@ -213,9 +216,9 @@ public final class Access {
     }
 
     /** A request names at most one scope: a second header would be ignored by whoever reads the first. */
-    private static void requireOneScope(java.util.List<String> given) {
+    private static void requireOneScope(List<String> given) {
         if (given.size() > 1) {
-            throw new dev.parley.core.InvalidInputException("the " + SCOPE_HEADER + " header is given " + given.size()
+            throw new InvalidInputException("the " + SCOPE_HEADER + " header is given " + given.size()
                     + " times; a request names at most one scope");
         }
     }
