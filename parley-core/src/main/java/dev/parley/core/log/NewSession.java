@@ -21,10 +21,15 @@ import org.jspecify.annotations.Nullable;
  *     kept to the millisecond; null for now. Its activity time ({@link SessionInfo#updatedAt()}) is still now (or
  *     this, if later): the catalog lists a restored session where its restoring happened. It lies within the years
  *     0000 to 9999, as every time Parley stores ({@link Times})
- * @throws dev.parley.core.InvalidInputException if {@code createdAt} lies outside that range
  */
 public record NewSession(SessionId id, @Nullable String title, @Nullable String origin, Map<String, RawJson> metadata,
                          @Nullable Instant createdAt) {
+    /**
+     * Checks and copies the parts; {@code createdAt} is cut to the millisecond.
+     *
+     * @throws NullPointerException if {@code id} or {@code metadata} is null
+     * @throws dev.parley.core.InvalidInputException if {@code createdAt} lies outside the years 0000 to 9999
+     */
     public NewSession {
         Objects.requireNonNull(id, "id");
         metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));

@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  *     zeros before it) lies within &plusmn;{@value #MAX_COST_SCALE}, so that a short exponent form such as
  *     {@code 1E+10000000} cannot make a store write, or a sum compute, millions of digits. A sum ({@link #plus}) has
  *     the larger scale of the two, so it never leaves that range
- * @throws dev.parley.core.InvalidInputException if a token count is negative or the cost's scale is out of range
  */
 public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens,
                     long reasoningTokens, @Nullable BigDecimal costUsd) {
@@ -25,6 +24,12 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
     /** The largest scale of a cost, either way: {@code 1E-1000} and {@code 1E+1000} are the extremes. */
     public static final int MAX_COST_SCALE = 1000;
 
+    /**
+     * Checks the counts and the cost.
+     *
+     * @throws dev.parley.core.InvalidInputException if a token count is negative or the cost's scale lies outside
+     *     &plusmn;{@value #MAX_COST_SCALE}
+     */
     public Usage {
         if (inputTokens < 0 || outputTokens < 0 || cacheReadTokens < 0 || cacheWriteTokens < 0 || reasoningTokens < 0) {
             throw new dev.parley.core.InvalidInputException("token counts must not be negative");
