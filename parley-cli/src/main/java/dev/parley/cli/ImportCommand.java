@@ -50,7 +50,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "import", mixinStandardHelpOptions = true, description = {"Import transcripts: files, or directories searched recursively.",
         "Formats: claude-code, pi, codex, gemini, aider, openai-chat, openai-responses, anthropic-messages, parley (detected from content).",
-        "A file with the session id of an imported session extends it with what is new; one that disagrees with it is refused.",
+        "A file with the session id of an imported Claude Code, Codex or Gemini CLI session extends it with what is new; one that disagrees with it is refused.",
         "Importing the same source again changes nothing; a grown file gets its new entries."})
 final class ImportCommand implements Callable<Integer> {
     /** The status of a session found unchanged in the fallback store while the server did not answer. */
@@ -176,9 +176,20 @@ final class ImportCommand implements Callable<Integer> {
         int failedInputs = Math.max(rejected, fatal[0]);
         int failed = failedInputs + unsent[0];
         boolean none = seen[0] == 0 && failed == 0;
-        if (none && !json) {
-            err.println("parley: no transcripts found in " + paths + (skipped[0] == 0 ? ""
-                    : " (" + Terminal.count(skipped[0], "file was", "files were") + " of no format Parley reads)"));
+        if (none) {
+            String message = "no transcripts found in " + paths + (skipped[0] == 0 ? ""
+                    : " (" + Terminal.count(skipped[0], "file was", "files were") + " of no format Parley reads)");
+            if (json) {
+                ObjectNode o = Json.object();
+                o.put("problem", "error");
+                ArrayNode where = o.putArray("paths");
+                paths.forEach(path -> where.add(path.toString()));
+                o.put("skipped", skipped[0]);
+                o.put("message", message);
+                err.println(Json.write(o));
+            } else {
+                err.println("parley: " + message);
+            }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         if (json) {

@@ -103,6 +103,28 @@ class TranscriptCommandsTest {
     }
 
     /**
+     * Found by a newcomer's trial: with --json, an import of a directory holding no transcript exited 3 with only the
+     * summary on standard error, no problem object saying why (the text mode says "no transcripts found").
+     */
+    @Test
+    void importJson_ofADirectoryWithNoTranscript_reportsTheProblemAsJson() throws Exception {
+        Path notes = Files.createDirectories(dir.resolve("notes"));
+        Files.writeString(notes.resolve("settings.json"), "{\"theme\": \"dark\"}\n");
+
+        CliRun r = parley("--store", "sqlite:" + dir.resolve("p.db"), "import", "--json", notes.toString());
+
+        assertThat(r.exit()).as(r.err()).isEqualTo(3);
+        List<JsonNode> err = jsonLines(r.err());
+        assertThat(err.get(err.size() - 1).has("summary")).isTrue();
+        assertThat(err).filteredOn(o -> o.has("paths")).singleElement().satisfies(o -> {
+            assertThat(o.get("problem").asText()).isEqualTo("error");
+            assertThat(o.get("paths")).singleElement().satisfies(p -> assertThat(p.asText()).isEqualTo(notes.toString()));
+            assertThat(o.get("skipped").asInt()).isEqualTo(1);
+            assertThat(o.get("message").asText()).startsWith("no transcripts found in [" + notes + "]");
+        });
+    }
+
+    /**
      * Found by a newcomer's trial: a mistyped path exited 2 (invalid input), where a mistyped path is exit 3 (not
      * found) for every other command; a file that exists but does not parse stays 2.
      */
