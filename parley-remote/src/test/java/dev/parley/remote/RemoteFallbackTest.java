@@ -3,6 +3,8 @@ package dev.parley.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import dev.parley.core.AgentId;
 import dev.parley.core.EntryConflictException;
 import dev.parley.core.EntryId;
@@ -22,14 +24,20 @@ import dev.parley.server.ParleyServer;
 import dev.parley.server.ServerConfig;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -179,7 +187,7 @@ class RemoteFallbackTest {
         com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         other.createContext("/", exchange -> {
-            byte[] page = "<html><body>Not Found</body></html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] page = "<html><body>Not Found</body></html>".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/html");
             exchange.sendResponseHeaders(404, page.length);
             exchange.getResponseBody().write(page);
@@ -210,7 +218,7 @@ class RemoteFallbackTest {
         com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         other.createContext("/", exchange -> {
-            byte[] page = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] page = answer.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, page.length);
             exchange.getResponseBody().write(page);
@@ -378,7 +386,7 @@ class RemoteFallbackTest {
             com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
                     new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), server.port), 0);
             other.createContext("/", exchange -> {
-                byte[] page = "<html>maintenance</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] page = "<html>maintenance</html>".getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().set("Content-Type", "text/html");
                 exchange.sendResponseHeaders(404, page.length);
                 exchange.getResponseBody().write(page);
@@ -442,6 +450,72 @@ class RemoteFallbackTest {
         } finally {
             server.close();
             backend.close();
+        }
+    }
+
+    /**
+     * Found by a newcomer's trial: an {@code https:} address of a plain HTTP server (parley serve speaks HTTP) failed
+     * in TLS, was taken for an outage, and every call fell back, journaling writes for a server that would never take
+     * them. Now it is the configuration's error, with nothing written anywhere.
+     */
+    @Test
+    void httpsAddressOfAPlainHttpServer_isMisconfigured_notAFallback() throws Exception {
+        try (TestServers.Served served = TestServers.serve("sqlite:" + dir.resolve("server.db"))) {
+            String https = "https://127.0.0.1:" + served.server().port();
+            assertMisconfiguredWithoutFallback(TestServers.remote(https, dir, "&parley.timeout=2000"),
+                    "server speaks TLS at this address");
+            assertThat(served.store().log().load(SESSION, null)).isEmpty();
+        }
+    }
+
+    /** The same for a TLS server whose certificate the JVM does not trust (self-signed, made here by keytool). */
+    @Test
+    void untrustedCertificate_isMisconfigured_notAFallback() throws Exception {
+        Path keystore = dir.resolve("server.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", "changeit",
+                "-alias", "server", "-keyalg", "EC", "-dname", "CN=127.0.0.1", "-validity", "2")
+                .redirectErrorStream(true).start();
+        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(keystore)) {
+            keys.load(in, "changeit".toCharArray());
+        }
+        KeyManagerFactory managers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        managers.init(keys, "changeit".toCharArray());
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(managers.getKeyManagers(), null, null);
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        server.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
+            exchange.close();
+        });
+        server.start();
+        try {
+            assertMisconfiguredWithoutFallback(TestServers.remote("https://127.0.0.1:" + server.getAddress().getPort(),
+                    dir, "&parley.timeout=2000"), "trusts its certificate");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /** An append and a read through {@code uri} fail as misconfigured; nothing fell back, nothing is pending. */
+    private void assertMisconfiguredWithoutFallback(String uri, String hint) {
+        try (Store store = Stores.open(uri)) {
+            RemoteStore remote = (RemoteStore) store;
+            Events events = new Events();
+            remote.addListener(events);
+            assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry("one")), Usage.ZERO))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("failed in TLS")
+                    .hasMessageContaining(hint);
+            assertThatThrownBy(() -> store.log().load(SESSION, null)).isInstanceOf(InvalidInputException.class);
+            assertThat(events.fallbacks.get()).isZero();
+            assertThat(remote.stats().pending()).isZero();
+        }
+        try (Store fallback = Stores.open("sqlite:" + dir.resolve("fallback.db"))) {
+            assertThat(fallback.log().load(SESSION, null)).isEmpty();
         }
     }
 }

@@ -271,8 +271,8 @@ public final class Node implements AutoCloseable {
                     }
                 } catch (Outage | StoreClosed e) { // a closed store leaves the rest for the next open
                     return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
-                } catch (CredentialsRefused e) { // not a verdict on the write: it waits for credentials the server takes
-                    LOG.warn("remote store {}: the replay stopped, the server refused this client's credentials; {}"
+                } catch (Misconfigured e) { // not a verdict on the write: it waits for a configuration that works
+                    LOG.warn("remote store {}: the replay stopped, this client cannot use the server as configured; {}"
                             + " writes stay pending: {}", settings.server(), pending.size() - i, e.getMessage());
                     return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
                 } catch (UnavailableException e) { // what answers is not a Parley server: no verdict on the write

@@ -17,8 +17,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertificateException;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -108,7 +111,8 @@ public final class Transport {
      * @param scope the scope to name, or null for the token's (or the server's default)
      * @return the answer's JSON, {@link NullNode} for an answer without a body
      * @throws Outage if the server did not answer (see {@link Outage}); the breaker counts it
-     * @throws CredentialsRefused if the server refused the caller's credentials (HTTP 401 or 403)
+     * @throws Misconfigured if the server refused the caller's credentials (HTTP 401 or 403), or TLS failed in a way no
+     *     retry mends ({@link #tlsMisconfigured}); not counted by the breaker
      * @throws ParleyException the error the server answered with, of the type it raised
      * @throws UnavailableException if what answered is not a Parley server: an error without a problem document, or a
      *     success whose body is not JSON
@@ -131,6 +135,13 @@ public final class Transport {
             }
             response = client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
+            if (e instanceof SSLException tls && tlsMisconfigured(tls)) {
+                breaker.releasePermission();
+                throw new Misconfigured(request + " to " + settings.server() + " failed in TLS: " + describe(e)
+                        + "; check that the server speaks TLS at this address (parley serve speaks plain HTTP: use"
+                        + " http:) and that this JVM trusts its certificate for this host name. A store does not fall"
+                        + " back on this: it is its configuration, not an outage", e);
+            }
             Outage outage = new Outage(request + " to " + settings.server() + " failed: " + describe(e), e);
             breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, outage);
             throw outage;
@@ -150,8 +161,8 @@ public final class Transport {
         }
         breaker.onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         if (status == 401 || status == 403) {
-            throw new CredentialsRefused(request + " was refused with HTTP " + status
-                    + (json == null ? "" : ": " + json.path("detail").asText("")) + credentialsHint(status));
+            throw new Misconfigured(request + " was refused with HTTP " + status
+                    + (json == null ? "" : ": " + json.path("detail").asText("")) + credentialsHint(status), null);
         }
         if (status >= 400) {
             if (json != null && code.isPresent()) {
@@ -195,6 +206,28 @@ public final class Transport {
         } catch (ParleyException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether a TLS failure is the configuration's, which a retry would meet again: what answered does not speak TLS
+     * (the JDK's "unrecognized SSL message"), or the certificate was not accepted (a {@link CertificateException}
+     * anywhere in the causes: untrusted, expired, issued for another host). A handshake that broke off (a server that
+     * died mid-handshake: "Remote host terminated the handshake") is an outage like any broken connection.
+     */
+    static boolean tlsMisconfigured(SSLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CertificateException) {
+                return true;
+            }
+            String m = t.getMessage();
+            if (t instanceof SSLException && m != null && m.toLowerCase(Locale.ROOT).contains("unrecognized ssl message")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
     }
 
     private static String describe(IOException e) {
