@@ -14,6 +14,13 @@ import org.jspecify.annotations.Nullable;
  * @param maxSteps the most model calls one {@link Agent#runStep} makes before it stops (tool loops), at least 1
  */
 public record AgentConfig(String provider, String model, @Nullable String systemPrompt, List<Tool> tools, int maxSteps) {
+    /**
+     * Checks the parts and copies {@code tools}.
+     *
+     * @throws NullPointerException if {@code provider}, {@code model} or {@code tools} is null, or {@code tools} holds
+     *     a null
+     * @throws dev.parley.core.InvalidInputException if {@code maxSteps} is below 1 or two tools have the same name
+     */
     public AgentConfig {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(model, "model");

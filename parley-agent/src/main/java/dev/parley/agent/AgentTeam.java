@@ -23,6 +23,15 @@ public final class AgentTeam {
     private final IdGenerator ids;
     private final Clock clock;
 
+    /**
+     * A team that writes to {@code session} in {@code log}.
+     *
+     * @param log the log every agent of the team writes to
+     * @param session the session the agents share
+     * @param ids the generator of entry ids, shared by the agents
+     * @param clock the clock that stamps entries
+     * @throws NullPointerException if any argument is null
+     */
     public AgentTeam(MessageLog log, SessionId session, IdGenerator ids, Clock clock) {
         this.log = Objects.requireNonNull(log, "log");
         this.session = Objects.requireNonNull(session, "session");

@@ -14,6 +14,11 @@ import org.jspecify.annotations.Nullable;
  * @param tools the tools the model may call, copied
  */
 public record ModelRequest(String model, @Nullable String systemPrompt, List<Message> messages, List<ToolSpec> tools) {
+    /**
+     * Checks the model id and copies the lists.
+     *
+     * @throws NullPointerException if {@code model}, {@code messages} or {@code tools} is null, or a list holds a null
+     */
     public ModelRequest {
         Objects.requireNonNull(model, "model");
         messages = List.copyOf(messages);

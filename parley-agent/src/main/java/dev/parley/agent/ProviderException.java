@@ -11,8 +11,17 @@ import org.jspecify.annotations.Nullable;
 public class ProviderException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /** Whether the same call, unchanged, may succeed on a retry; serialized with the exception. */
     private final boolean retriable;
 
+    /**
+     * A failed provider call.
+     *
+     * @param message what failed, as the exception's message
+     * @param retriable whether the same call, unchanged, may succeed on a retry ({@link #isRetriable()}); it also
+     *     decides the {@link #code()}
+     * @param cause the underlying failure, or null
+     */
     public ProviderException(String message, boolean retriable, @Nullable Throwable cause) {
         super(message, cause);
         this.retriable = retriable;

@@ -12,6 +12,11 @@ import java.util.Objects;
  * @param text the prompt's current text
  */
 public record QueuedPrompt(EntryId id, String text) {
+    /**
+     * Checks the parts.
+     *
+     * @throws NullPointerException if {@code id} or {@code text} is null
+     */
     public QueuedPrompt {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(text, "text");

@@ -18,6 +18,16 @@ public final class ScriptedProvider implements ModelProvider {
     /** Decides the next assistant message from the request. */
     @FunctionalInterface
     public interface Script {
+        /**
+         * The assistant message to answer {@code request} with. Called once per {@link ScriptedProvider#complete}
+         * call, before anything is streamed. The provider fills in what the message leaves out: usage (estimated at
+         * one token per four characters), the stop reason, the provider's name and the request's model.
+         *
+         * @param request the request the provider was called with
+         * @return the reply, not null
+         * @throws ProviderException to fail the call (a {@link #sequence} that has run out does); it propagates out of
+         *     {@code complete} and nothing is streamed
+         */
         Message reply(ModelRequest request);
     }
 
@@ -26,6 +36,13 @@ public final class ScriptedProvider implements ModelProvider {
     private final AtomicInteger calls = new AtomicInteger();
     private volatile Predicate<ModelRequest> failWhen = r -> false;
 
+    /**
+     * A provider that replies as {@code script} decides, with no failures injected until {@link #failWhen} is set.
+     *
+     * @param name the provider's name ({@link #name()}), stamped on replies that name no provider of their own
+     * @param script decides each reply
+     * @throws NullPointerException if {@code name} or {@code script} is null
+     */
     public ScriptedProvider(String name, Script script) {
         this.name = Objects.requireNonNull(name, "name");
         this.script = Objects.requireNonNull(script, "script");

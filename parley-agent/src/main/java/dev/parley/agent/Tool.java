@@ -26,10 +26,12 @@ public interface Tool {
      * @param isError whether the call failed
      */
     record Output(String text, boolean isError) {
+        /** A successful result with this text. */
         public static Output ok(String text) {
             return new Output(text, false);
         }
 
+        /** A failed result with this text, which the model sees as an error ({@code isError} true). */
         public static Output error(String text) {
             return new Output(text, true);
         }

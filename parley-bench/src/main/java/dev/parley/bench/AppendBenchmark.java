@@ -47,6 +47,19 @@ public final class AppendBenchmark {
 
     private AppendBenchmark() {}
 
+    /**
+     * Runs every case, prints the report on standard output (progress on standard error) and writes it to a file.
+     *
+     * @param args {@code --ops N}: measured appends per case (default 400); {@code --dir DIR}: the working directory
+     *     (default {@code parley-bench/target/bench-data}), deleted with everything in it before the run and again
+     *     after it; {@code --report FILE}: where the Markdown report goes (default
+     *     {@code parley-bench/target/append-report.md}, its directory created)
+     * @throws IllegalArgumentException if an argument is unknown
+     * @throws NumberFormatException if {@code N} is not an integer
+     * @throws ArrayIndexOutOfBoundsException if the last option has no value
+     * @throws Exception if a store, SQLite or the file system fails; no report is written, and the working
+     *     directory is left as the run left it
+     */
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args, "bench-data", "append-report.md");
         int ops = o.ops();

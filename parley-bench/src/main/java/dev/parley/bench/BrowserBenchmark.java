@@ -63,6 +63,23 @@ public final class BrowserBenchmark {
         }
     }
 
+    /**
+     * Seeds the store where it lacks sessions, measures every page, prints the report on standard output (progress on
+     * standard error) and writes it to a file. The store is kept for the next run.
+     *
+     * @param args option and value pairs: {@code --sessions N} (default 100,000), {@code --entries N} (the big
+     *     session's entries, default 10,000), {@code --requests N} (measured requests per case, default 200; the
+     *     filtered walk and the tree take a tenth, at least 10), {@code --dir DIR} (default {@code bench-browser}, in
+     *     the working directory) and {@code --report FILE} (default {@code parley-bench/reports/browser.md}, its
+     *     directory created); a last argument without a value is ignored
+     * @throws IllegalArgumentException if an option is unknown
+     * @throws NumberFormatException if {@code N} is not an integer
+     * @throws dev.parley.core.InvalidInputException if {@code --entries} is 150 or less (the last window measured
+     *     is the last 150 entries)
+     * @throws IndexOutOfBoundsException if {@code --entries} is above the entries of a big session an earlier run
+     *     seeded (a kept big session is not seeded again)
+     * @throws Exception if the store, the server, a request or the file system fails; no report is written
+     */
     public static void main(String[] args) throws Exception {
         int sessions = 100_000;
         int entries = 10_000;

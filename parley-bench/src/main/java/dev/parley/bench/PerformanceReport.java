@@ -234,6 +234,21 @@ public final class PerformanceReport {
         }
     }
 
+    /**
+     * Runs the sections asked for, prints the report on standard output (progress, and a warning when the heap is
+     * not fixed, on standard error) and writes it to a file.
+     *
+     * @param args the options of the class comment, and {@code --spring-ops N} (saves measured per case of Spring
+     *     AI's repository; default 30, 10 with {@code --quick}); {@code --out FILE} defaults to
+     *     {@code parley-bench/reports/performance.md} (its directory created), {@code --dir DIR} to
+     *     {@code parley-bench/target/performance-data}, which is deleted with everything in it before the run and
+     *     after it, also after a failure
+     * @throws IllegalArgumentException if an argument is unknown, or {@code --only} or {@code --backends} names a
+     *     section or backend that is unknown or given twice
+     * @throws NumberFormatException if a number is not an integer
+     * @throws ArrayIndexOutOfBoundsException if the last option has no value
+     * @throws Exception if a store, the embedded PostgreSQL server or the file system fails; no report is written
+     */
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
         Config config = Config.parse(args);

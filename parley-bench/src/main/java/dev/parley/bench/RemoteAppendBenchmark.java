@@ -40,6 +40,21 @@ public final class RemoteAppendBenchmark {
 
     private RemoteAppendBenchmark() {}
 
+    /**
+     * Runs the cases on SQLite and on JSONL, prints the report on standard output (progress on standard error) and
+     * writes it to a file.
+     *
+     * @param args {@code --ops N}: measured appends per case (default 400); {@code --dir DIR}: the working directory
+     *     (default {@code parley-bench/target/bench-remote}), deleted with everything in it before the run and again
+     *     after it; {@code --report FILE}: where the Markdown report goes (default
+     *     {@code parley-bench/target/remote-append-report.md}, its directory created)
+     * @throws IllegalArgumentException if an argument is unknown
+     * @throws NumberFormatException if {@code N} is not an integer
+     * @throws ArrayIndexOutOfBoundsException if the last option has no value
+     * @throws IllegalStateException if a remote append fell back to the local store, which voids the measurement
+     * @throws Exception if a store, the server or the file system fails; no report is written, and the working
+     *     directory is left as the run left it
+     */
     public static void main(String[] args) throws Exception {
         AppendBenchmark.Options o = AppendBenchmark.Options.parse(args, "bench-remote", "remote-append-report.md");
         int ops = o.ops();

@@ -8,10 +8,21 @@ import org.jspecify.annotations.Nullable;
 public class AlreadyExistsException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A create refused, with no underlying failure.
+     *
+     * @param message what is taken (a session id, a backup's target…), as the exception's message
+     */
     public AlreadyExistsException(String message) {
         super(message, null);
     }
 
+    /**
+     * A create refused, with the underlying failure that showed it taken.
+     *
+     * @param message what is taken, as the exception's message
+     * @param cause the underlying failure, or null
+     */
     public AlreadyExistsException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }

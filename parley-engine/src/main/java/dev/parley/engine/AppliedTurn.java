@@ -14,6 +14,11 @@ import org.jspecify.annotations.Nullable;
  *     empty; the caller owns it now (it is no longer stored anywhere)
  */
 public record AppliedTurn(StoredSession stored, @Nullable QueuedPrompt nextPrompt) {
+    /**
+     * Checks the record.
+     *
+     * @throws NullPointerException if {@code stored} is null
+     */
     public AppliedTurn {
         Objects.requireNonNull(stored, "stored");
     }

@@ -12,6 +12,11 @@ import java.util.Objects;
  * @param stored the session record as written, with its new revision
  */
 public record Compacted(ArchiveRecord archive, StoredSession stored) {
+    /**
+     * Checks the parts.
+     *
+     * @throws NullPointerException if {@code archive} or {@code stored} is null
+     */
     public Compacted {
         Objects.requireNonNull(archive, "archive");
         Objects.requireNonNull(stored, "stored");

@@ -16,6 +16,13 @@ import java.util.Objects;
  * @param lines the UI lines the turn produced, in order; may be empty
  */
 public record CompletedTurn(TurnSummary summary, List<ChatMessage> messages, List<ConversationLine> lines) {
+    /**
+     * Checks the summary and copies the lists. Whether the summary's id is new is for
+     * {@link SessionService#applyCompletedTurn} to check, not this constructor.
+     *
+     * @throws NullPointerException if {@code summary}, {@code messages} or {@code lines} is null, or a list holds a
+     *     null
+     */
     public CompletedTurn {
         Objects.requireNonNull(summary, "summary");
         messages = List.copyOf(messages);

@@ -11,6 +11,11 @@ import java.util.Objects;
  * @param fencingToken the token issued when it was acquired
  */
 public record LeaseClaim(String sessionId, LeaseOwner owner, long fencingToken) {
+    /**
+     * Checks the parts; the session id and the token are taken as given.
+     *
+     * @throws NullPointerException if {@code sessionId} or {@code owner} is null
+     */
     public LeaseClaim {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(owner, "owner");

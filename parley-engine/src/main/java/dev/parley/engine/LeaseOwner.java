@@ -15,6 +15,11 @@ import org.jspecify.annotations.Nullable;
  * @param clientLabel a label for display, or null
  */
 public record LeaseOwner(String kind, @Nullable String hostId, String ownerId, @Nullable String clientLabel) {
+    /**
+     * Checks the parts; {@code kind} is not checked against the known kinds here.
+     *
+     * @throws NullPointerException if {@code kind} or {@code ownerId} is null
+     */
     public LeaseOwner {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(ownerId, "ownerId");

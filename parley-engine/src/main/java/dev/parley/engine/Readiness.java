@@ -68,6 +68,11 @@ public final class Readiness {
      */
     public record Report(String source, String targetLevel, boolean configurationComplete, List<Issue> issues,
                          List<HostCheck> requiredHostChecks) {
+        /**
+         * Copies the lists.
+         *
+         * @throws NullPointerException if {@code issues} or {@code requiredHostChecks} is null or holds a null
+         */
         public Report {
             issues = List.copyOf(issues);
             requiredHostChecks = List.copyOf(requiredHostChecks);

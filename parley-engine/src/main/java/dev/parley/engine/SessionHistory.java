@@ -17,6 +17,12 @@ import org.jspecify.annotations.Nullable;
  * @param rollingSummary the summary of the record's latest archive, or null when the record points at no archive
  */
 public record SessionHistory(StoredSession stored, List<ChatMessage> archivedMessages, @Nullable String rollingSummary) {
+    /**
+     * Checks the record and copies {@code archivedMessages}.
+     *
+     * @throws NullPointerException if {@code stored} or {@code archivedMessages} is null, or
+     *     {@code archivedMessages} holds a null
+     */
     public SessionHistory {
         Objects.requireNonNull(stored, "stored");
         archivedMessages = List.copyOf(archivedMessages);

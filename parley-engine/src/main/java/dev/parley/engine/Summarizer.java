@@ -30,6 +30,11 @@ public interface Summarizer {
      * @param shortDescription a short description of the archived part, or null
      */
     record Summary(String text, @Nullable String model, @Nullable String shortDescription) {
+        /**
+         * Checks the text.
+         *
+         * @throws NullPointerException if {@code text} is null
+         */
         public Summary {
             Objects.requireNonNull(text, "text");
         }

@@ -13,6 +13,11 @@ import java.util.Objects;
  * @param agent the agent being exported
  */
 public record ExportContext(SessionId session, String sourceSessionId, AgentId agent) {
+    /**
+     * Checks the parts.
+     *
+     * @throws NullPointerException if {@code session}, {@code sourceSessionId} or {@code agent} is null
+     */
     public ExportContext {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(sourceSessionId, "sourceSessionId");

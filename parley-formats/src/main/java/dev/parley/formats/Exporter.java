@@ -74,6 +74,11 @@ public final class Exporter {
      * @param agents the session's agents, in the order of their first entries
      */
     public record Result(String text, List<String> notes, @Nullable AgentId agent, List<AgentId> agents) {
+        /**
+         * Checks the text and copies the lists.
+         *
+         * @throws NullPointerException if {@code text}, {@code notes} or {@code agents} is null, or a list holds a null
+         */
         public Result {
             Objects.requireNonNull(text, "text");
             notes = List.copyOf(notes);

@@ -22,6 +22,11 @@ import org.jspecify.annotations.Nullable;
  */
 public record ImportProblem(Path file, int line, String message, boolean fatal, @Nullable String callId,
                             @Nullable String record, @Nullable ErrorCode storeError) {
+    /**
+     * Checks the parts; {@code line} is taken as given.
+     *
+     * @throws NullPointerException if {@code file} or {@code message} is null
+     */
     public ImportProblem {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(message, "message");

@@ -19,6 +19,12 @@ import org.jspecify.annotations.Nullable;
  */
 public record ImportResult(SessionId session, Format format, Status status, List<Agent> agents, @Nullable Path source,
                            @Nullable Integer index) {
+    /**
+     * Checks the parts and copies {@code agents}.
+     *
+     * @throws NullPointerException if {@code session}, {@code format}, {@code status} or {@code agents} is null, or
+     *     {@code agents} holds a null
+     */
     public ImportResult {
         Objects.requireNonNull(session, "session");
         Objects.requireNonNull(format, "format");
@@ -28,7 +34,12 @@ public record ImportResult(SessionId session, Format format, Status status, List
 
     /** The outcome for a session. */
     public enum Status {
-        IMPORTED, UPDATED, UNCHANGED;
+        /** The source was stored as a new session. */
+        IMPORTED,
+        /** The source's session was stored already, and entries or agents it lacked were appended to it. */
+        UPDATED,
+        /** The source's session was stored already with everything the source holds; nothing was written. */
+        UNCHANGED;
 
         /** The lower-case name used in reports. */
         public String label() {

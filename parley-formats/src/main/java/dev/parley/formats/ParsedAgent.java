@@ -17,6 +17,12 @@ import org.jspecify.annotations.Nullable;
  *     JSON document); empty when the format does not say, copied
  */
 public record ParsedAgent(AgentId agent, @Nullable Path source, List<NewEntry> entries, List<Integer> lines) {
+    /**
+     * Checks the parts and copies the lists.
+     *
+     * @throws NullPointerException if {@code agent}, {@code entries} or {@code lines} is null, or a list holds a null
+     * @throws IllegalArgumentException if {@code lines} is neither empty nor one per entry
+     */
     public ParsedAgent {
         Objects.requireNonNull(agent, "agent");
         entries = List.copyOf(entries);

@@ -26,6 +26,12 @@ import org.jspecify.annotations.Nullable;
 public record ParsedSession(Format format, @Nullable String sourceSessionId, String origin, @Nullable String title,
                             Map<String, RawJson> metadata, List<ParsedAgent> agents, @Nullable Path source,
                             @Nullable Integer index, @Nullable Instant createdAt) {
+    /**
+     * Checks the parts and copies {@code metadata} (keeping its order) and {@code agents}.
+     *
+     * @throws NullPointerException if {@code format}, {@code origin}, {@code metadata} or {@code agents} is null, or
+     *     {@code agents} holds a null
+     */
     public ParsedSession {
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(origin, "origin");

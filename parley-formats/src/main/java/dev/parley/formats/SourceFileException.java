@@ -8,13 +8,32 @@ public final class SourceFileException extends InvalidInputException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path file;
+    /** The 1-based line, or 0 when the problem is not on one line. */
     private final int line;
+    /** Whether the file is not of the format being read, rather than a broken file of it. */
     private final boolean notOfTheFormat;
 
+    /**
+     * A broken source file, with no underlying failure.
+     *
+     * @param file the file
+     * @param line the 1-based line, or 0 when the problem is not on one line
+     * @param message what is wrong; the exception's message is {@code file:line: message} ({@code file: message}
+     *     for line 0)
+     */
     public SourceFileException(Path file, int line, String message) {
         this(file, line, message, null);
     }
 
+    /**
+     * A broken source file, with the failure that showed it (a JSON parser's error, an I/O error).
+     *
+     * @param file the file
+     * @param line the 1-based line, or 0 when the problem is not on one line
+     * @param message what is wrong; the exception's message is {@code file:line: message} ({@code file: message}
+     *     for line 0)
+     * @param cause the underlying failure
+     */
     public SourceFileException(Path file, int line, String message, Throwable cause) {
         this(file, line, message, cause, false);
     }

@@ -30,6 +30,14 @@ public abstract class SqlDialect {
     /** Work on a borrowed connection. */
     @FunctionalInterface
     public interface ConnectionWork<T> {
+        /**
+         * Does the work. The connection is lent in auto-commit mode, for this call only: the work must end any
+         * transaction it opens and must not close the connection or keep it.
+         *
+         * @param connection the lent connection
+         * @return what {@link SqlDialect#withConnection} returns
+         * @throws SQLException if the database fails; it propagates out of {@code withConnection}
+         */
         T run(Connection connection) throws SQLException;
     }
 
@@ -49,6 +57,11 @@ public abstract class SqlDialect {
      */
     public record Spelling(String forUpdate, String jsonParameter, String isAnyOf, String archiveLocatorPrefix,
                            String nextSeq) {
+        /**
+         * Checks the parts; their SQL is taken as given.
+         *
+         * @throws NullPointerException if any part is null
+         */
         public Spelling {
             Objects.requireNonNull(forUpdate, "forUpdate");
             Objects.requireNonNull(jsonParameter, "jsonParameter");

@@ -76,6 +76,14 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
     public static final Set<String> PARAMETERS = Set.of(TIMEOUT, TOKEN, FALLBACK, JOURNAL, BREAKER_FAILURES,
             BREAKER_WINDOW, BREAKER_OPEN, REPLAY, MAX_BODY);
 
+    /**
+     * Checks the parts. Only the body limit's range is checked here; the ranges of the other numbers are checked by
+     * {@link #from}.
+     *
+     * @throws NullPointerException if {@code server}, {@code timeout}, {@code fallbackUri}, {@code journal},
+     *     {@code breakerOpen} or {@code replayInterval} is null
+     * @throws InvalidInputException if {@code maxBodyBytes} is below 1
+     */
     public RemoteSettings {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(timeout, "timeout");

@@ -18,6 +18,17 @@ import java.util.concurrent.CountDownLatch;
 public final class ServerMain {
     private ServerMain() {}
 
+    /**
+     * Runs the server until the JVM is stopped. A bad command line, a port it cannot listen on or a store that cannot
+     * be opened prints {@code parley server: MESSAGE} on standard error and exits with the status of the error's code
+     * ({@link dev.parley.core.ErrorCode#exitCode()}); nothing is announced then.
+     *
+     * @param args {@code --store URI} (required), {@code --port N} (0 to 65535; 0 picks a free port),
+     *     {@code --bind ADDR}, {@code --tokens FILE} (added to the tokens of {@value Tokens#ENV}) and
+     *     {@code --max-body-bytes N}, each option followed by its value; what is not given is as in
+     *     {@link ServerConfig#defaults()}
+     * @throws InterruptedException if interrupted while it serves
+     */
     public static void main(String[] args) throws InterruptedException {
         try {
             run(args);

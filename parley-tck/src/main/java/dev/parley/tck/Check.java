@@ -23,6 +23,11 @@ public final class Check {
     /** A code block that may throw. */
     @FunctionalInterface
     public interface Action {
+        /**
+         * Runs the code block.
+         *
+         * @throws Exception anything; {@link Check#fails} catches it and checks its type
+         */
         void run() throws Exception;
     }
 

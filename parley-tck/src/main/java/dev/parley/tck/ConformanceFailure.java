@@ -7,8 +7,16 @@ package dev.parley.tck;
 public final class ConformanceFailure extends AssertionError {
     private static final long serialVersionUID = 1L;
 
+    /** The id and name of the failed scenario. */
     private final String scenario;
 
+    /**
+     * A failed scenario.
+     *
+     * @param scenario the scenario's id and name ({@link Scenario#title()})
+     * @param detail what went wrong; the message is {@code scenario: detail}
+     * @param cause what the scenario threw
+     */
     public ConformanceFailure(String scenario, String detail, Throwable cause) {
         super(scenario + ": " + detail, cause);
         this.scenario = scenario;

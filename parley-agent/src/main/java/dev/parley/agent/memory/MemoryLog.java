@@ -268,6 +268,11 @@ public final class MemoryLog<M> {
      * @param nextCursor the cursor of the next page, or null after the last
      */
     public record MemoryPage(List<String> memoryIds, @Nullable String nextCursor) {
+        /**
+         * Copies {@code memoryIds}.
+         *
+         * @throws NullPointerException if {@code memoryIds} is null or holds a null
+         */
         public MemoryPage {
             memoryIds = List.copyOf(memoryIds);
         }

@@ -30,6 +30,18 @@ public final class DemoAgentMain {
 
     private DemoAgentMain() {}
 
+    /**
+     * Runs the demo's turns that the session does not hold yet, printing each committed message as one line on
+     * standard output. The first run prints {@value #KILLPOINT} when the writer's slow tool starts and then waits two
+     * minutes in it; a resumed run first reports what it loaded (messages, a dangling prompt, repairs), finishes the
+     * interrupted turn, then runs the turns that remain. Returns (exit status 0) when all three turns are done.
+     *
+     * @param args the store URI, the session id, and {@code first} for the first run; any other third argument
+     *     resumes
+     * @throws ArrayIndexOutOfBoundsException if fewer than three arguments are given
+     * @throws Exception if the store cannot be opened, an id is invalid, or a step fails; it ends the process with
+     *     the JVM's status 1, and the log keeps what was committed before
+     */
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         boolean first = args[2].equals("first");

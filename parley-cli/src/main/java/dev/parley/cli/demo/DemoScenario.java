@@ -44,6 +44,13 @@ public final class DemoScenario {
 
     /** A hook the writer's slow tool calls when it starts, so the demo can kill the process right then. */
     public interface ToolHook {
+        /**
+         * Called on the step's thread as the tool starts, before it does its work; the tool waits until this returns.
+         *
+         * @param tool the tool's name ({@code write_draft})
+         * @throws InterruptedException if interrupted while it waits: the tool fails, and the writer's agent ends its
+         *     step rather than report the failure to the model
+         */
         void started(String tool) throws InterruptedException;
     }
 

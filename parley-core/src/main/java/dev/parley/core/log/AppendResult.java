@@ -12,6 +12,12 @@ import java.util.List;
  * @param written how many of them this call wrote; 0 when the whole batch was already stored
  */
 public record AppendResult(List<Entry> entries, int written) {
+    /**
+     * Copies {@code entries} and checks the count.
+     *
+     * @throws NullPointerException if {@code entries} is null or holds a null
+     * @throws IllegalArgumentException if {@code written} is negative or more than the entries
+     */
     public AppendResult {
         entries = List.copyOf(entries);
         if (written < 0 || written > entries.size()) {

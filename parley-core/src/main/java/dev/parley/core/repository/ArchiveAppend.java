@@ -12,6 +12,14 @@ import java.util.Objects;
  * @param summary the summary text
  */
 public record ArchiveAppend(String sessionId, ArchiveRecord archive, List<ChatMessage> messages, String summary) {
+    /**
+     * Checks the parts and copies {@code messages}.
+     *
+     * @throws dev.parley.core.InvalidInputException if {@code sessionId} is not a valid id
+     *     ({@link ChatSession#requireId}), null included
+     * @throws NullPointerException if {@code archive}, {@code messages} or {@code summary} is null, or
+     *     {@code messages} holds a null
+     */
     public ArchiveAppend {
         ChatSession.requireId(sessionId, "session id");
         Objects.requireNonNull(archive, "archive");

@@ -19,6 +19,14 @@ import org.jspecify.annotations.Nullable;
  */
 public record ArchiveRecord(String id, String path, String summaryPath, @Nullable String shortDescription,
                             long messageCount, Instant createdAt, @Nullable String summaryModel) {
+    /**
+     * Checks the parts; {@code createdAt} is cut to the millisecond.
+     *
+     * @throws InvalidInputException if {@code id} is not a valid id ({@link ChatSession#requireId}), null included;
+     *     if {@code path} or {@code summaryPath} is empty; if {@code messageCount} is negative; or if
+     *     {@code createdAt} lies outside the years 0000 to 9999 ({@link Times})
+     * @throws NullPointerException if {@code path}, {@code summaryPath} or {@code createdAt} is null
+     */
     public ArchiveRecord {
         ChatSession.requireId(id, "archive id");
         if (path.isEmpty() || summaryPath.isEmpty()) {

@@ -157,6 +157,16 @@ public final class Browser {
     /** A page: the request, the store of the caller's scope, and the frame to render in. */
     @FunctionalInterface
     public interface PageHandler {
+        /**
+         * Answers the request, after {@link Browser#page} has let the caller in.
+         *
+         * @param ctx the request and its response
+         * @param store the store of the caller's scope
+         * @param frame the frame to render the page in
+         * @throws Exception if the page fails: a {@link ParleyException} or an {@link HttpResponseException} becomes
+         *     an HTML error page with its status, any other runtime exception a 500 page; a checked exception
+         *     passes to the server's own error handling, which answers with a JSON problem document
+         */
         void handle(Context ctx, Store store, Frame frame) throws Exception;
     }
 

@@ -20,6 +20,11 @@ public final class Views {
     public record SessionRow(String id, String href, String title, @Nullable String format, String updated,
                              String created, List<AgentChip> agents, long messages, long entries, long tokens,
                              @Nullable String cost) {
+        /**
+         * Copies {@code agents}.
+         *
+         * @throws NullPointerException if {@code agents} is null or holds a null
+         */
         public SessionRow {
             agents = List.copyOf(agents);
         }
@@ -27,6 +32,7 @@ public final class Views {
 
     /** The list's filters as the form shows them (empty strings for unset). */
     public record Filters(String q, String format, String agent, String since, String until) {
+        /** Whether any filter is set (not empty). The parts must not be null; the record does not check them. */
         public boolean any() {
             return !(q.isEmpty() && format.isEmpty() && agent.isEmpty() && since.isEmpty() && until.isEmpty());
         }
@@ -40,6 +46,11 @@ public final class Views {
      */
     public record ListPage(Frame frame, Filters filters, List<String> formats, List<SessionRow> rows,
                            @Nullable String next, @Nullable String first, @Nullable String note) {
+        /**
+         * Copies the lists.
+         *
+         * @throws NullPointerException if {@code formats} or {@code rows} is null or holds a null
+         */
         public ListPage {
             rows = List.copyOf(rows);
             formats = List.copyOf(formats);
@@ -72,6 +83,11 @@ public final class Views {
     public record EntryView(long seq, String id, String domId, String permalink, @Nullable String parentId,
                             String agent, int colour, int lane, String role, String time, List<Block> blocks,
                             @Nullable String usage, @Nullable String model, boolean dangling) {
+        /**
+         * Copies {@code blocks}.
+         *
+         * @throws NullPointerException if {@code blocks} is null or holds a null
+         */
         public EntryView {
             blocks = List.copyOf(blocks);
         }
@@ -96,6 +112,11 @@ public final class Views {
                               @Nullable String leaf, @Nullable String first, @Nullable String next,
                               @Nullable String liveUrl, List<ExportLink> exports, String treeHref, String href,
                               String windowNote) {
+        /**
+         * Copies the lists.
+         *
+         * @throws NullPointerException if {@code agents}, {@code entries} or {@code exports} is null or holds a null
+         */
         public SessionPage {
             agents = List.copyOf(agents);
             entries = List.copyOf(entries);
@@ -111,6 +132,11 @@ public final class Views {
     /** The tree page. */
     public record TreePage(Frame frame, String id, String title, String href, List<TreeRow> rows, int leaves,
                            @Nullable String activeLeafHref) {
+        /**
+         * Copies {@code rows}.
+         *
+         * @throws NullPointerException if {@code rows} is null or holds a null
+         */
         public TreePage {
             rows = List.copyOf(rows);
         }
@@ -126,6 +152,11 @@ public final class Views {
     /** The record catalog. */
     public record RecordsPage(Frame frame, RecordFilters filters, List<RecordRow> rows, @Nullable String next,
                               @Nullable String note, boolean supported) {
+        /**
+         * Copies {@code rows}.
+         *
+         * @throws NullPointerException if {@code rows} is null or holds a null
+         */
         public RecordsPage {
             rows = List.copyOf(rows);
         }
@@ -147,6 +178,12 @@ public final class Views {
     public record RecordPage(Frame frame, String id, String name, long revision, List<Fact> facts,
                              @Nullable List<Fact> lease, List<TurnView> turns, List<QueuedView> queued,
                              List<LineView> lines) {
+        /**
+         * Copies the lists; a null {@code lease} stays null (no lease held).
+         *
+         * @throws NullPointerException if {@code facts}, {@code turns}, {@code queued} or {@code lines} is null, or a
+         *     list holds a null
+         */
         public RecordPage {
             facts = List.copyOf(facts);
             lease = lease == null ? null : List.copyOf(lease);

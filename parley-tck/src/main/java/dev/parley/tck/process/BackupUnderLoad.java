@@ -45,6 +45,11 @@ public final class BackupUnderLoad {
      * @param violations every broken rule; empty when the backup passed
      */
     public record Report(long acknowledgedBefore, long acknowledgedDuring, List<String> violations) {
+        /**
+         * Copies {@code violations}.
+         *
+         * @throws NullPointerException if {@code violations} is null or holds a null
+         */
         public Report {
             violations = List.copyOf(violations);
         }

@@ -52,6 +52,18 @@ public final class CasWorker {
         return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
     }
 
+    /**
+     * Runs the worker as the class comment says and writes its result file, ending with {@code done}, when its time is
+     * up. With a number of arguments other than eight it prints its usage on standard error and exits with status 2;
+     * if the result file cannot be written, it exits with status 1.
+     *
+     * @param args {@code STORE-URI SCOPE SESSION[,…] LOG-SESSION[,…]|- WORKER GO-FILE DURATION-MILLIS RESULT-FILE}:
+     *     the sessions are the ids of session records that exist; {@code -} for no log sessions
+     * @throws IllegalStateException if {@code GO-FILE} does not appear within two minutes of the ready file, or a
+     *     session record is missing
+     * @throws Exception if the store fails or offers no session records, or an argument is malformed; the JVM then
+     *     exits with status 1, and the result file is not written
+     */
     public static void main(String[] args) throws Exception {
         if (args.length != 8) {
             System.err.println("usage: CasWorker STORE-URI SCOPE SESSIONS LOG-SESSIONS|- WORKER GO-FILE"

@@ -83,6 +83,11 @@ public final class CrashCampaign {
      */
     public record Report(int kills, long acknowledged, long acknowledgedRevisions, long lost, long duplicated,
                          long partial, List<String> violations, Duration elapsed) {
+        /**
+         * Copies {@code violations}.
+         *
+         * @throws NullPointerException if {@code violations} is null or holds a null
+         */
         public Report {
             violations = List.copyOf(violations);
         }

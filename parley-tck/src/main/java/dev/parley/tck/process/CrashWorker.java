@@ -42,6 +42,14 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class CrashWorker {
     private CrashWorker() {}
 
+    /**
+     * Writes as the class comment says until it is killed, and exits with status 0 if it is still alive a minute after
+     * it started. Its {@code DUP} line names the first id of the batch retried. With a number of arguments other than
+     * five it prints its usage on standard error and exits with status 2.
+     *
+     * @param args {@code STORE-URI SCOPE WORKER LOG-SESSION[,…] RECORD[,…]|-}: {@code WORKER} is the agent id it
+     *     writes as and the prefix of its entry ids; {@code -} for no records
+     */
     public static void main(String[] args) {
         if (args.length != 5) {
             System.err.println("usage: CrashWorker STORE-URI SCOPE WORKER LOG-SESSIONS RECORDS|-");

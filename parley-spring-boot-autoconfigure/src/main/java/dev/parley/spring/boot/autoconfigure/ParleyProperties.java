@@ -20,6 +20,12 @@ public class ParleyProperties {
         return store;
     }
 
+    /**
+     * Sets the store URI ({@code parley.store}), as Spring's binding does. It is not checked here: a bad URI fails at
+     * start-up, when the store is opened.
+     *
+     * @param store the store URI, or null (or blank) for the embedded default
+     */
     public void setStore(@Nullable String store) {
         this.store = store;
     }
