@@ -77,12 +77,22 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
             BREAKER_WINDOW, BREAKER_OPEN, REPLAY, MAX_BODY);
 
     /**
-     * Checks the parts. Only the body limit's range is checked here; the ranges of the other numbers are checked by
-     * {@link #from}.
+     * Checks every part, so that settings out of range fail here, not later inside the HTTP client or the breaker.
+     * The ranges, in the units of the URI's parameters:
+     * <ul>
+     *   <li>{@code server}: an {@code http} or {@code https} URI with a host and without a query;</li>
+     *   <li>{@code timeout} ({@code parley.timeout}): 1 to 600,000 ms;</li>
+     *   <li>{@code breakerFailureRatePercent} ({@code parley.breaker.failures}): 1 to 100;</li>
+     *   <li>{@code breakerWindowCalls} ({@code parley.breaker.window}): 1 to 10,000;</li>
+     *   <li>{@code breakerOpen} ({@code parley.breaker.open}): 1 to 3,600,000 ms;</li>
+     *   <li>{@code replayInterval} ({@code parley.replay}): 10 to 3,600,000 ms;</li>
+     *   <li>{@code maxBodyBytes} ({@code parley.maxBody}): at least 1.</li>
+     * </ul>
      *
      * @throws NullPointerException if {@code server}, {@code timeout}, {@code fallbackUri}, {@code journal},
      *     {@code breakerOpen} or {@code replayInterval} is null
-     * @throws InvalidInputException if {@code maxBodyBytes} is below 1
+     * @throws InvalidInputException if a part is out of its range, naming the URI parameter it comes from, or
+     *     {@code fallbackUri} names a {@code remote:} store
      */
     public RemoteSettings {
         Objects.requireNonNull(server, "server");
@@ -91,9 +101,20 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         Objects.requireNonNull(journal, "journal");
         Objects.requireNonNull(breakerOpen, "breakerOpen");
         Objects.requireNonNull(replayInterval, "replayInterval");
-        if (maxBodyBytes < 1) {
-            throw new InvalidInputException("the request body limit must be at least 1 byte, got " + maxBodyBytes);
+        if (server.getScheme() == null || !(server.getScheme().equals("http") || server.getScheme().equals("https"))
+                || server.getHost() == null || server.getRawQuery() != null) {
+            throw new InvalidInputException("remote: needs an http(s) URL like remote:http://127.0.0.1:8420, not '"
+                    + server + "'");
         }
+        if (fallbackUri.regionMatches(true, 0, "remote:", 0, "remote:".length())) {
+            throw new InvalidInputException("the fallback of a remote: store must be a local store, not " + fallbackUri);
+        }
+        requireMillis(TIMEOUT, timeout, 1, 600_000);
+        requireRange(BREAKER_FAILURES, breakerFailureRatePercent, 1, 100);
+        requireRange(BREAKER_WINDOW, breakerWindowCalls, 1, 10_000);
+        requireMillis(BREAKER_OPEN, breakerOpen, 1, 3_600_000);
+        requireMillis(REPLAY, replayInterval, 10, 3_600_000);
+        requireRange(MAX_BODY, maxBodyBytes, 1, Long.MAX_VALUE);
     }
 
     /** Settings with the default request body limit, {@link #DEFAULT_MAX_BODY_BYTES}. */
@@ -105,15 +126,7 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
     }
 
     /**
-     * The settings a parsed {@code remote:} URI gives. Each number must be an integer in its range:
-     * <ul>
-     *   <li>{@code parley.timeout}: 1 to 600,000 ms;</li>
-     *   <li>{@code parley.breaker.failures}: 1 to 100 (%);</li>
-     *   <li>{@code parley.breaker.window}: 1 to 10,000 calls;</li>
-     *   <li>{@code parley.breaker.open}: 1 to 3,600,000 ms;</li>
-     *   <li>{@code parley.replay}: 10 to 3,600,000 ms;</li>
-     *   <li>{@code parley.maxBody}: at least 1 byte.</li>
-     * </ul>
+     * The settings a parsed {@code remote:} URI gives: each number an integer in the range the constructor states.
      *
      * @param env the environment ({@value #TOKEN_ENV})
      * @throws InvalidInputException if the location is not an http(s) URL with a host and without a query, a number
@@ -127,54 +140,58 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException("remote: needs an http URL, not '" + location + "'", e);
         }
-        if (server.getScheme() == null || !(server.getScheme().equals("http") || server.getScheme().equals("https"))
-                || server.getHost() == null || server.getRawQuery() != null) {
-            throw new InvalidInputException("remote: needs an http(s) URL like remote:http://127.0.0.1:8420, not '"
-                    + location + "'");
-        }
         String token = uri.parameter(TOKEN);
         if (token == null) {
             String fromEnv = env.get(TOKEN_ENV);
             token = fromEnv == null || fromEnv.isBlank() ? null : fromEnv.strip();
         }
         String fallback = uri.parameter(FALLBACK);
-        if (fallback == null) {
-            fallback = Stores.defaultUri();
-        } else if (fallback.regionMatches(true, 0, "remote:", 0, "remote:".length())) {
-            throw new InvalidInputException("the fallback of a remote: store must be a local store, not " + fallback);
-        }
         String journal = uri.parameter(JOURNAL);
         return new RemoteSettings(server,
-                millis(uri, TIMEOUT, 5000, 1, 600_000),
-                token, fallback,
+                Duration.ofMillis(number(uri, TIMEOUT, 5000)),
+                token, fallback != null ? fallback : Stores.defaultUri(),
                 journal != null ? Path.of(journal) : Stores.home().resolve("remote-journal")
                         .resolve(hash(server.toString()) + ".jsonl"),
-                (int) number(uri, BREAKER_FAILURES, 50, 1, 100),
-                (int) number(uri, BREAKER_WINDOW, 10, 1, 10_000),
-                millis(uri, BREAKER_OPEN, 5000, 1, 3_600_000),
-                millis(uri, REPLAY, 1000, 10, 3_600_000),
-                number(uri, MAX_BODY, DEFAULT_MAX_BODY_BYTES, 1, Long.MAX_VALUE));
+                intNumber(uri, BREAKER_FAILURES, 50),
+                intNumber(uri, BREAKER_WINDOW, 10),
+                Duration.ofMillis(number(uri, BREAKER_OPEN, 5000)),
+                Duration.ofMillis(number(uri, REPLAY, 1000)),
+                number(uri, MAX_BODY, DEFAULT_MAX_BODY_BYTES));
     }
 
-    private static Duration millis(StoreUri uri, String name, long otherwise, long min, long max) {
-        return Duration.ofMillis(number(uri, name, otherwise, min, max));
-    }
-
-    private static long number(StoreUri uri, String name, long otherwise, long min, long max) {
+    /** The parameter's integer, or {@code otherwise} when the URI has none; its range is the constructor's to check. */
+    private static long number(StoreUri uri, String name, long otherwise) {
         String v = uri.parameter(name);
         if (v == null) {
             return otherwise;
         }
-        long n;
         try {
-            n = Long.parseLong(v.strip());
+            return Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
             throw new InvalidInputException(name + " must be an integer, not '" + v + "'", e);
         }
+    }
+
+    /** {@link #number} for a parameter held in an {@code int}: a value past it is out of range, not wrapped. */
+    private static int intNumber(StoreUri uri, String name, int otherwise) {
+        long n = number(uri, name, otherwise);
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n));
+    }
+
+    private static void requireRange(String name, long n, long min, long max) {
         if (n < min || n > max) {
             throw new InvalidInputException(name + " must be from " + min + " to " + max + ", got " + n);
         }
-        return n;
+    }
+
+    /** A duration in whole milliseconds within the range; the message names the parameter in milliseconds. */
+    private static void requireMillis(String name, Duration d, long min, long max) {
+        if (d.compareTo(Duration.ofMillis(min)) < 0 || d.compareTo(Duration.ofMillis(max)) > 0) {
+            // Whole milliseconds as the URI gives them; anything else (a fraction, a span past a long of them) as ISO.
+            String got = d.toNanosPart() % 1_000_000 == 0 && d.abs().getSeconds() < 1_000_000_000_000L
+                    ? Long.toString(d.toMillis()) : d.toString();
+            throw new InvalidInputException(name + " must be from " + min + " to " + max + " ms, got " + got);
+        }
     }
 
     private static String hash(String text) {
