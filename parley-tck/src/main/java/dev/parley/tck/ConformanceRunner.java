@@ -30,13 +30,23 @@ public final class ConformanceRunner {
         } catch (ConformanceFailure | CapabilityMissing e) {
             throw e;
         } catch (AssertionError e) {
-            throw new ConformanceFailure(scenario.title(), e.getMessage(), e);
+            throw new ConformanceFailure(scenario.title(), e.getMessage() != null ? e.getMessage()
+                    : "an assertion failed" + where(e), e);
         } catch (Exception e) {
-            throw new ConformanceFailure(scenario.title(), "unexpected " + e.getClass().getSimpleName() + ": "
-                    + e.getMessage(), e);
+            throw new ConformanceFailure(scenario.title(), "unexpected " + e.getClass().getSimpleName()
+                    + (e.getMessage() != null ? ": " + e.getMessage() : where(e)), e);
         } finally {
             cleanup.accept(harness, scope);
         }
+    }
+
+    /**
+     * Where a failure without a message was thrown, " at" its first stack frame, so that a report still points
+     * somewhere ("unexpected NullPointerException at ...", never "...: null"); "" when it has no stack trace.
+     */
+    private static String where(Throwable e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        return trace.length == 0 ? "" : " at " + trace[0];
     }
 
     /**
