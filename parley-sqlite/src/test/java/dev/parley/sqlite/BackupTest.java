@@ -8,6 +8,9 @@ import dev.parley.core.store.Stores;
 import dev.parley.tck.process.BackupUnderLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,5 +50,39 @@ class BackupTest {
             assertThat(listing.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("plain.txt",
                     "corrupt.db");
         }
+    }
+
+    /**
+     * Found by a reading of the kit: interrupted in its first moments, the check threw and left its three writer
+     * threads appending to the store for as long as the JVM lived.
+     */
+    @Test
+    void backupUnderLoad_interrupted_stopsItsWriters() throws Exception {
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread check = new Thread(() -> {
+            try {
+                BackupUnderLoad.run("sqlite:" + dir.resolve("live.db"), dir.resolve("backup.db"),
+                        "sqlite:" + dir.resolve("restored.db"));
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        check.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (writers().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(writers()).as("the check's writers started").isNotEmpty();
+        check.interrupt();
+        check.join(30_000);
+
+        assertThat(check.isAlive()).isFalse();
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        assertThat(writers()).as("writer threads still running").isEmpty();
+    }
+
+    private static List<Thread> writers() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("backup-writer-") && t.isAlive()).toList();
     }
 }

@@ -63,6 +63,8 @@ public final class BackupUnderLoad {
      * @param storeUri the store to back up (written to in a scope of the check's own)
      * @param backup where the backup goes (must not exist)
      * @param restoredUri where the backup is restored (must hold no store)
+     * @throws InterruptedException if this thread is interrupted; the writers are stopped and the check's scope
+     *     deleted first, as for any exception of the backup itself, which goes to the caller
      */
     public static Report run(String storeUri, Path backup, String restoredUri) throws InterruptedException {
         String scope = "backup-" + Long.toString(System.nanoTime(), 36);
@@ -105,28 +107,46 @@ public final class BackupUnderLoad {
             writers.add(t);
             t.start();
         }
-        Thread.sleep(400);
-        long began = System.nanoTime();
+        long began = 0;
+        long ended = 0;
+        boolean backedUp = false;
         try {
-            Stores.backup(storeUri, backup);
-        } finally {
-            long ended = System.nanoTime();
+            Thread.sleep(400);
+            began = System.nanoTime();
+            try {
+                Stores.backup(storeUri, backup);
+            } finally {
+                ended = System.nanoTime();
+            }
             Thread.sleep(200);
-            stop.set(true);
+            backedUp = true;
+        } finally {
+            stop.set(true); // also when the backup failed or this thread was interrupted: the writers end
             for (Thread t : writers) {
                 t.join();
             }
+            if (!backedUp) {
+                deleteScope(storeUri, options); // the failure goes to the caller; the check's scope does not stay
+            }
+        }
+        try {
             if (!errors.isEmpty()) {
                 violations.add("writers failed: " + errors);
             }
             violations.addAll(check(acks, recordAcks, began, ended, backup, restoredUri, scope));
+        } finally {
+            deleteScope(storeUri, options);
         }
-        long before = acks.stream().filter(a -> a.at() < began).mapToLong(a -> a.ids().size()).sum();
-        long during = acks.stream().filter(a -> a.at() >= began).mapToLong(a -> a.ids().size()).sum();
+        long from = began;
+        long before = acks.stream().filter(a -> a.at() < from).mapToLong(a -> a.ids().size()).sum();
+        long during = acks.stream().filter(a -> a.at() >= from).mapToLong(a -> a.ids().size()).sum();
+        return new Report(before, during, violations);
+    }
+
+    private static void deleteScope(String storeUri, StoreOptions options) {
         try (Store store = Stores.open(storeUri, options)) {
             store.deleteScope();
         }
-        return new Report(before, during, violations);
     }
 
     private static void update(ChatSessionRepository records, int n, ConcurrentLinkedQueue<long[]> recordAcks) {
