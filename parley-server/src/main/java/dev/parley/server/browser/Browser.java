@@ -163,11 +163,11 @@ public final class Browser {
          * @param ctx the request and its response
          * @param store the store of the caller's scope
          * @param frame the frame to render the page in
-         * @throws Exception if the page fails: a {@link ParleyException} or an {@link HttpResponseException} becomes
-         *     an HTML error page with its status, any other runtime exception a 500 page; a checked exception
-         *     passes to the server's own error handling, which answers with a JSON problem document
+         * @throws ParleyException answered with an HTML error page of its status (a 404 for a session not found…)
+         * @throws HttpResponseException answered with an HTML error page of its status; any other exception with a
+         *     500 page (and logged)
          */
-        void handle(Context ctx, Store store, Frame frame) throws Exception;
+        void handle(Context ctx, Store store, Frame frame);
     }
 
     private void error(Context ctx, int status, String code, String message) {
