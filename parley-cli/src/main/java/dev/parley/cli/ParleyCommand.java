@@ -221,6 +221,17 @@ public final class ParleyCommand implements Callable<Integer> {
         CommandLine cli = new CommandLine(root);
         cli.setOut(out);
         cli.setErr(err);
+        cli.setParameterExceptionHandler((ex, arguments) -> {
+            // As every other error: "parley: " and what is wrong; then the likely meant command or option, or where
+            // the command's options are listed (not the whole usage, which buries the one line that matters).
+            CommandLine failed = ex.getCommandLine();
+            PrintWriter errors = failed.getErr();
+            errors.println("parley: " + Terminal.safe(ex.getMessage()));
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, errors)) {
+                errors.println("(" + failed.getCommandSpec().qualifiedName() + " --help lists its options)");
+            }
+            return failed.getCommandSpec().exitCodeOnInvalidInput();
+        });
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             commandLine.getErr().println("parley: " + Terminal.safe(message(ex))); // may quote a server's answer
             if (System.getenv("PARLEY_DEBUG") != null) {

@@ -466,6 +466,24 @@ class ParleyCommandTest {
         assertThat(remote.err()).contains("parley remote: a command is required").contains("status").contains("sync");
     }
 
+    /**
+     * Found by a newcomer's trial: a mistyped command or option was the one error without the "parley: " every other
+     * error starts with, and a mistyped option was followed by the command's whole usage.
+     */
+    @Test
+    void mistypedCommandOrOption_isAParleyError_withTheSuggestionOrWhereOptionsAreListed() {
+        CliRun command = parley("sesions");
+        assertThat(command.exit()).isEqualTo(2);
+        assertThat(command.err()).startsWith("parley: Unmatched argument at index 0: 'sesions'")
+                .contains("Did you mean: parley sessions");
+
+        CliRun option = parley("--store", "memory:", "sessions", "--lmit", "3");
+        assertThat(option.exit()).isEqualTo(2);
+        assertThat(option.err()).startsWith("parley: Unknown options: '--lmit', '3'")
+                .contains("parley sessions --help lists its options").doesNotContain("Usage:");
+        assertThat(option.out()).isEmpty();
+    }
+
     /** Regression: the README and --help fell behind the code (backup, restore, remote:, ML-15…ML-18). */
     @Test
     void readmeAndHelp_nameEveryCommand_scheme_andScenario() throws Exception {
