@@ -269,7 +269,9 @@ class AgentCommandsTest {
         assertThat(demo.out())
                 .contains("with SIGKILL, mid-turn")
                 .contains("agent process 2: resume from the log")
-                .contains("tool call(s) without a result, run now: [delegate(d2-invite)]")
+                .contains("the orchestrator's delegate(d2-invite) has no result and runs now")
+                // found by a newcomer's trial: the killed write_draft's result seemed to come from nowhere
+                .contains("inside it worker-2 resumes: its write_draft(w2-draft) was killed before a result was stored")
                 .contains("nothing duplicated or lost")
                 .contains("Summarize the plan in one line.");
 

@@ -3,6 +3,7 @@ package dev.parley.cli.demo;
 import dev.parley.agent.Agent;
 import dev.parley.agent.AgentTeam;
 import dev.parley.agent.Receiver;
+import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.SessionId;
 import dev.parley.core.conversation.Repair;
@@ -16,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The agent process of {@code parley demo}: runs the orchestrator and its workers over one session, printing each
@@ -77,7 +79,19 @@ public final class DemoAgentMain {
                 if (last != null && !(last.role().equals(Role.ASSISTANT) && last.toolCalls().isEmpty())) {
                     List<String> pending = unanswered(messages);
                     out.println("  the interrupted turn resumes" + (pending.isEmpty() ? ""
-                            : ": " + pending.size() + " tool call(s) without a result, run now: " + pending));
+                            : ": the orchestrator's " + String.join(", ", pending)
+                            + (pending.size() == 1 ? " has no result and runs now" : " have no results and run now")));
+                    // A call that delegates resumes the worker it delegated to, with that worker's own calls that
+                    // have no result (the tool that was killed): say so, or its result seems to come from nowhere.
+                    for (AgentId worker : List.of(DemoScenario.SCOUT, DemoScenario.WRITER)) {
+                        List<String> inside = unanswered(store.log().load(team.session(), worker).stream()
+                                .map(Entry::message).filter(Objects::nonNull).toList());
+                        if (!inside.isEmpty()) {
+                            out.println("    inside it " + worker.value() + " resumes: its " + String.join(", ", inside)
+                                    + (inside.size() == 1 ? " was" : " were") + " killed before a result was stored and"
+                                    + (inside.size() == 1 ? " runs" : " run") + " again");
+                        }
+                    }
                     orchestrator.runStep(printer);
                 }
             }
