@@ -2,6 +2,7 @@ package dev.parley.formats;
 
 import dev.parley.core.InvalidInputException;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /** A source file cannot be imported; the message names the file and line. Nothing of the file is stored. */
 public final class SourceFileException extends InvalidInputException {
@@ -32,13 +33,14 @@ public final class SourceFileException extends InvalidInputException {
      * @param line the 1-based line, or 0 when the problem is not on one line
      * @param message what is wrong; the exception's message is {@code file:line: message} ({@code file: message}
      *     for line 0)
-     * @param cause the underlying failure
+     * @param cause the underlying failure, or null
      */
-    public SourceFileException(Path file, int line, String message, Throwable cause) {
+    public SourceFileException(Path file, int line, String message, @Nullable Throwable cause) {
         this(file, line, message, cause, false);
     }
 
-    private SourceFileException(Path file, int line, String message, Throwable cause, boolean notOfTheFormat) {
+    private SourceFileException(Path file, int line, String message, @Nullable Throwable cause,
+                                boolean notOfTheFormat) {
         super(file + (line > 0 ? ":" + line : "") + ": " + message, cause);
         this.file = file;
         this.line = line;
@@ -58,7 +60,10 @@ public final class SourceFileException extends InvalidInputException {
         return notOfTheFormat;
     }
 
-    /** The file. */
+    /**
+     * The file. Not serialized (a {@link Path} is not serializable): a copy read back from a serialized form has none,
+     * and its message still names the file.
+     */
     public Path file() {
         return file;
     }

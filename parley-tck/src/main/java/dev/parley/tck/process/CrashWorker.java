@@ -30,12 +30,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * prints each acknowledgement on standard output, flushed, <em>after</em> the store answered:
  * <pre>
  * ready
- * A SESSION ID,ID,…          a batch acknowledged (ids in batch order; each id is {@code <batch>-<i>of<k>})
+ * A SESSION ID,ID,…          a batch acknowledged (ids in batch order; each id is {@code <worker>-<n>-<i>of<k>},
+ *                            the worker's n-th batch of k entries)
  * R RECORD LINE REVISION     a record update acknowledged: the conversation line it added, the revision it made
  * </pre>
  * About one batch in ten is a retry of the worker's previous batch, which must write nothing; if it writes anything the
- * worker prints {@code DUP BATCH} and exits with status 3. Records that do not exist are left alone (a fresh store
- * has none). Any other failure ends the worker with status 1 and the error on standard error.
+ * worker prints {@code DUP ID} (the first id of the batch retried) and exits with status 3. Records that do not exist
+ * are left alone (a fresh store has none). Any other failure ends the worker with status 1 and the error on standard
+ * error.
  *
  * <p>Arguments: {@code STORE-URI SCOPE WORKER LOG-SESSION[,…] RECORD[,…]|-}.
  */
@@ -44,8 +46,8 @@ public final class CrashWorker {
 
     /**
      * Writes as the class comment says until it is killed, and exits with status 0 if it is still alive a minute after
-     * it started. Its {@code DUP} line names the first id of the batch retried. With a number of arguments other than
-     * five it prints its usage on standard error and exits with status 2.
+     * it started. With a number of arguments other than five it prints its usage on standard error and exits with
+     * status 2.
      *
      * @param args {@code STORE-URI SCOPE WORKER LOG-SESSION[,…] RECORD[,…]|-}: {@code WORKER} is the agent id it
      *     writes as and the prefix of its entry ids; {@code -} for no records
