@@ -7,6 +7,7 @@ import dev.parley.core.SessionId;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionPage;
 import dev.parley.core.model.ContentBlock;
+import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Role;
@@ -37,7 +38,7 @@ import java.util.Locale;
  *
  * <p>Usage: {@code java -cp parley-bench/target/parley-bench.jar dev.parley.bench.BrowserBenchmark [--sessions N]
  * [--entries N] [--requests N] [--dir DIR] [--report FILE]}. The store is a SQLite file in {@code DIR}
- * ({@code bench-browser/browser.db}); it is seeded through the message log (durable appends, one per session) and kept,
+ * ({@code parley-bench/target/bench-browser/browser.db}); it is seeded through the message log (durable appends, one per session) and kept,
  * so a second run measures at once. Writes {@code parley-bench/reports/browser.md}.
  */
 public final class BrowserBenchmark {
@@ -69,24 +70,26 @@ public final class BrowserBenchmark {
      *
      * @param args option and value pairs: {@code --sessions N} (default 100,000), {@code --entries N} (the big
      *     session's entries, default 10,000), {@code --requests N} (measured requests per case, default 200; the
-     *     filtered walk and the tree take a tenth, at least 10), {@code --dir DIR} (default {@code bench-browser}, in
-     *     the working directory) and {@code --report FILE} (default {@code parley-bench/reports/browser.md}, its
-     *     directory created); a last argument without a value is ignored
-     * @throws IllegalArgumentException if an option is unknown
+     *     filtered walk and the tree take a tenth, at least 10), {@code --dir DIR} (default
+     *     {@code parley-bench/target/bench-browser}) and {@code --report FILE} (default
+     *     {@code parley-bench/reports/browser.md}, its directory created)
+     * @throws IllegalArgumentException if an option is unknown or has no value, or {@code --entries} is 150 or less
+     *     (the last window measured is the last 150 entries)
      * @throws NumberFormatException if {@code N} is not an integer
-     * @throws dev.parley.core.InvalidInputException if {@code --entries} is 150 or less (the last window measured
-     *     is the last 150 entries)
-     * @throws IndexOutOfBoundsException if {@code --entries} is above the entries of a big session an earlier run
-     *     seeded (a kept big session is not seeded again)
+     * @throws IllegalStateException if the big session holds fewer than {@code --entries} entries (an earlier run
+     *     seeded it smaller, and a kept big session is not seeded again: choose another {@code --dir})
      * @throws Exception if the store, the server, a request or the file system fails; no report is written
      */
     public static void main(String[] args) throws Exception {
         int sessions = 100_000;
         int entries = 10_000;
         int requests = 200;
-        Path dir = Path.of("bench-browser");
+        Path dir = Path.of("parley-bench", "target", "bench-browser");
         Path report = Path.of("parley-bench", "reports", "browser.md");
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 == args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            }
             switch (args[i]) {
                 case "--sessions" -> sessions = Integer.parseInt(args[i + 1]);
                 case "--entries" -> entries = Integer.parseInt(args[i + 1]);
@@ -95,6 +98,10 @@ public final class BrowserBenchmark {
                 case "--report" -> report = Path.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
+        }
+        if (entries <= 150) {
+            throw new IllegalArgumentException("--entries must be above 150 (the last window measured is the last"
+                    + " 150 entries), got " + entries);
         }
         Files.createDirectories(dir);
         String uri = "sqlite:" + dir.resolve("browser.db");
@@ -117,13 +124,15 @@ public final class BrowserBenchmark {
                         + " its budget of 2,000 sessions)", Math.max(10, requests / 10)));
                 cases.add(measure(base, "/s/" + BIG.value(), "session: first window (200 of " + entries
                         + " entries)", requests));
-                long lastSeq = store.log().loadAfter(BIG, 0, entries).get(entries - 1).seq();
-                long tailAfter = store.log().loadAfter(BIG, 0, entries - 150).get(entries - 151).seq();
+                List<Entry> big = store.log().loadAfter(BIG, 0, entries);
+                if (big.size() < entries) {
+                    throw new IllegalStateException("the big session in " + dir + " holds " + big.size()
+                            + " entries, fewer than --entries " + entries + " (an earlier run seeded it; a kept"
+                            + " session is not seeded again: choose another --dir)");
+                }
+                long tailAfter = big.get(entries - 151).seq();
                 cases.add(measure(base, "/s/" + BIG.value() + "?after=" + tailAfter, "session: the last window (150"
                         + " entries, live)", requests));
-                if (lastSeq <= tailAfter) {
-                    throw new IllegalStateException("the big session is shorter than " + entries + " entries");
-                }
                 cases.add(measure(base, "/s/" + BIG.value() + "/tree", "tree of the " + entries
                         + "-entry session (loads it whole)", Math.max(10, requests / 10)));
             }
