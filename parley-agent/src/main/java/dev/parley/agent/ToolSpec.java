@@ -11,6 +11,11 @@ import java.util.Objects;
  * @param parameters the JSON Schema of its arguments (an object schema)
  */
 public record ToolSpec(String name, String description, RawJson parameters) {
+    /**
+     * Keeps the values as given; neither the name's uniqueness nor the schema is checked here.
+     *
+     * @throws NullPointerException if {@code name}, {@code description} or {@code parameters} is null
+     */
     public ToolSpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(description, "description");

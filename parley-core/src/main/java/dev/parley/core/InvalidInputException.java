@@ -8,10 +8,21 @@ import org.jspecify.annotations.Nullable;
 public class InvalidInputException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Input refused, with no underlying failure.
+     *
+     * @param message what is invalid and where, as the exception's message
+     */
     public InvalidInputException(String message) {
         super(message, null);
     }
 
+    /**
+     * Input refused, with the failure that showed it invalid (a parse error…).
+     *
+     * @param message what is invalid and where, as the exception's message
+     * @param cause the underlying failure, or null
+     */
     public InvalidInputException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }

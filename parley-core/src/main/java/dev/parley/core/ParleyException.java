@@ -13,6 +13,12 @@ import org.jspecify.annotations.Nullable;
 public abstract class ParleyException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * For subclasses: an error with its message and the failure underneath.
+     *
+     * @param message what failed and where, as the exception's message
+     * @param cause the underlying failure (an I/O or SQL exception…), or null if there is none
+     */
     protected ParleyException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }

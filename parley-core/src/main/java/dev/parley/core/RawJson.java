@@ -18,6 +18,11 @@ public record RawJson(String text) {
     /** The empty JSON object. */
     public static final RawJson EMPTY_OBJECT = new RawJson("{}");
 
+    /**
+     * Keeps {@code text} as given; nothing is parsed or trimmed.
+     *
+     * @throws NullPointerException if {@code text} is null
+     */
     public RawJson {
         Objects.requireNonNull(text, "text");
     }

@@ -10,6 +10,13 @@ import org.jspecify.annotations.Nullable;
 public class UnavailableException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The backend failed to answer.
+     *
+     * @param message what could not be done and against which backend, as the exception's message
+     * @param cause the I/O, SQL or network failure, or null if Parley noticed the condition itself (a lock held by
+     *     another process, a closed store)
+     */
     public UnavailableException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }

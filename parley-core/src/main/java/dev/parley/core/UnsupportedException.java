@@ -8,10 +8,21 @@ import org.jspecify.annotations.Nullable;
 public class UnsupportedException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A capability the backend lacks, with no underlying failure.
+     *
+     * @param message which capability and which backend, as the exception's message
+     */
     public UnsupportedException(String message) {
         super(message, null);
     }
 
+    /**
+     * A capability the backend lacks, with the underlying failure that showed it missing.
+     *
+     * @param message which capability and which backend, as the exception's message
+     * @param cause the underlying failure, or null
+     */
     public UnsupportedException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }

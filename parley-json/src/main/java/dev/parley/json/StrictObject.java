@@ -79,6 +79,11 @@ public final class StrictObject {
         return v == null || v.isNull() ? null : v;
     }
 
+    /**
+     * The text of a required string field.
+     *
+     * @throws CorruptRecordException if the field is missing, JSON null, or not a string
+     */
     public String string(String key) {
         JsonNode v = required(key);
         if (!v.isTextual()) {
@@ -87,6 +92,11 @@ public final class StrictObject {
         return v.textValue();
     }
 
+    /**
+     * The text of an optional string field, or null when it is absent or JSON null.
+     *
+     * @throws CorruptRecordException if the field is present and neither JSON null nor a string
+     */
     public @Nullable String optionalString(String key) {
         JsonNode v = optional(key);
         if (v == null) {
@@ -98,6 +108,12 @@ public final class StrictObject {
         return v.textValue();
     }
 
+    /**
+     * The value of a required integer field. A number with a fraction part, even {@code 1.0}, is not an integer.
+     *
+     * @throws CorruptRecordException if the field is missing, JSON null, not an integer, or outside the range of
+     *     {@code long}
+     */
     public long longValue(String key) {
         JsonNode v = required(key);
         if (!v.isIntegralNumber() || !v.canConvertToLong()) {
@@ -106,14 +122,29 @@ public final class StrictObject {
         return v.longValue();
     }
 
+    /**
+     * The value of an optional integer field, or {@code otherwise} when it is absent or JSON null.
+     *
+     * @throws CorruptRecordException if the field is present and not an integer in the range of {@code long}
+     */
     public long optionalLong(String key, long otherwise) {
         return has(key) ? longValue(key) : otherwise;
     }
 
+    /**
+     * The value of an optional integer field, or null when it is absent or JSON null.
+     *
+     * @throws CorruptRecordException if the field is present and not an integer in the range of {@code long}
+     */
     public @Nullable Long optionalLong(String key) {
         return has(key) ? longValue(key) : null;
     }
 
+    /**
+     * The value of an optional boolean field, or {@code otherwise} when it is absent or JSON null.
+     *
+     * @throws CorruptRecordException if the field is present and neither JSON null nor a boolean
+     */
     public boolean bool(String key, boolean otherwise) {
         JsonNode v = optional(key);
         if (v == null) {
@@ -125,6 +156,12 @@ public final class StrictObject {
         return v.booleanValue();
     }
 
+    /**
+     * The value of an optional number field, integer or not, exactly as a decimal; null when it is absent or JSON
+     * null.
+     *
+     * @throws CorruptRecordException if the field is present and neither JSON null nor a number
+     */
     public @Nullable BigDecimal optionalDecimal(String key) {
         JsonNode v = optional(key);
         if (v == null) {
@@ -136,6 +173,12 @@ public final class StrictObject {
         return v.decimalValue();
     }
 
+    /**
+     * The instant of an optional ISO-8601 string field ({@code Z} or an offset, any precision, kept as written); null
+     * when it is absent or JSON null. The years 0000 to 9999 are not enforced here.
+     *
+     * @throws CorruptRecordException if the field is present and not a string that parses as an instant
+     */
     public @Nullable Instant optionalInstant(String key) {
         String text = optionalString(key);
         if (text == null) {
@@ -148,6 +191,11 @@ public final class StrictObject {
         return at;
     }
 
+    /**
+     * The instant of a required ISO-8601 string field, read as by {@link #optionalInstant(String)}.
+     *
+     * @throws CorruptRecordException if the field is missing or JSON null, or not a string that parses as an instant
+     */
     public Instant instant(String key) {
         Instant at = optionalInstant(key);
         if (at == null) {
@@ -156,6 +204,11 @@ public final class StrictObject {
         return at;
     }
 
+    /**
+     * A required object field, wrapped; its failures name the location {@code <this location> field '<key>'}.
+     *
+     * @throws CorruptRecordException if the field is missing or is not an object (JSON null included)
+     */
     public StrictObject object(String key) {
         return of(required(key), location + " field '" + key + "'");
     }

@@ -12,6 +12,11 @@ import java.util.Objects;
  * @param <H> the harness type
  */
 public record Scenario<H>(String id, String name, String rule, Body<H> body) {
+    /**
+     * Keeps the values as given; the id's form is not checked.
+     *
+     * @throws NullPointerException if {@code id}, {@code name}, {@code rule} or {@code body} is null
+     */
     public Scenario {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(name, "name");

@@ -14,6 +14,14 @@ import org.jspecify.annotations.Nullable;
  * @param elapsed how long it ran
  */
 public record Verdict(String id, String scenario, Outcome outcome, @Nullable String detail, Duration elapsed) {
+    /**
+     * Checks that the title begins with the id and that a verdict other than {@link Outcome#PASSED} says why. A
+     * passed verdict may still carry a detail; it is not cleared.
+     *
+     * @throws NullPointerException if {@code id}, {@code scenario}, {@code outcome} or {@code elapsed} is null
+     * @throws IllegalArgumentException if {@code scenario} does not start with {@code id}, or the outcome is failed
+     *     or skipped and {@code detail} is null or blank
+     */
     public Verdict {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(scenario, "scenario");

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param message the message
  */
 public record ConversationItem(@Nullable EntryId entry, Message message) {
+    /** @throws NullPointerException if {@code message} is null; {@code entry} may be */
     public ConversationItem {
         Objects.requireNonNull(message, "message");
     }

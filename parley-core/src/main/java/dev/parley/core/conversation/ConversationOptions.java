@@ -20,6 +20,11 @@ public record ConversationOptions(OrphanPolicy orphans, @Nullable EntryId leaf, 
     public static final ConversationOptions PROVIDER_VALID =
             new ConversationOptions(OrphanPolicy.SYNTHESIZE_ERROR_RESULTS, null, true);
 
+    /**
+     * Does not check that {@code leaf} exists; the load does.
+     *
+     * @throws NullPointerException if {@code orphans} is null
+     */
     public ConversationOptions {
         Objects.requireNonNull(orphans, "orphans");
     }

@@ -31,6 +31,13 @@ import org.jspecify.annotations.Nullable;
 public record LoadedConversation(SessionId session, List<ConversationItem> items, @Nullable Message danglingUser,
                                  @Nullable EntryId danglingUserEntry, @Nullable EntryId leaf, List<EntryId> path,
                                  List<Repair> repairs, @Nullable ModelRef activeModel) {
+    /**
+     * Copies {@code items}, {@code path} and {@code repairs} into unmodifiable lists. Does not check that the values
+     * agree with each other (that {@code leaf} ends {@code path}, say).
+     *
+     * @throws NullPointerException if {@code session}, {@code items}, {@code path} or {@code repairs} is null, or one
+     *     of the lists holds a null
+     */
     public LoadedConversation {
         Objects.requireNonNull(session, "session");
         items = List.copyOf(items);

@@ -12,6 +12,7 @@ import java.util.Objects;
  * @param detail a human-readable detail (the tool call id, the reason)
  */
 public record Repair(EntryId entry, Kind kind, String detail) {
+    /** @throws NullPointerException if {@code entry}, {@code kind} or {@code detail} is null */
     public Repair {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(kind, "kind");

@@ -30,6 +30,11 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
             .comparing(SessionInfo::updatedAt, Comparator.reverseOrder())
             .thenComparing(SessionInfo::id);
 
+    /**
+     * Keeps both values as given.
+     *
+     * @throws NullPointerException if {@code updatedAt} or {@code id} is null
+     */
     public CatalogCursor {
         Objects.requireNonNull(updatedAt, "updatedAt");
         Objects.requireNonNull(id, "id");

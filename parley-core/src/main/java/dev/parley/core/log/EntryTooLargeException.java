@@ -10,6 +10,11 @@ import dev.parley.core.InvalidInputException;
 public final class EntryTooLargeException extends InvalidInputException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An entry refused for its size.
+     *
+     * @param message which entry, its size and the limit it exceeds, as the exception's message
+     */
     public EntryTooLargeException(String message) {
         super(message);
     }

@@ -16,11 +16,24 @@ import org.jspecify.annotations.Nullable;
 public final class LastEntryMovedException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /** The session appended to; see {@link #session()}. */
     private final SessionId session;
+    /** The agent appended to; see {@link #agent()}. */
     private final AgentId agent;
+    /** The last entry the writer expected; see {@link #expected()}. */
     private final @Nullable EntryId expected;
+    /** The agent's actual last entry; see {@link #actual()}. */
     private final @Nullable EntryId actual;
 
+    /**
+     * A refused conditional append. The message names the session, the agent and both entries ({@code none} for a
+     * null one).
+     *
+     * @param session the session appended to
+     * @param agent the agent whose last entry was checked
+     * @param expected the last entry the writer expected, or null for "the agent has none"
+     * @param actual the agent's last entry when the append was refused, or null when it has none
+     */
     public LastEntryMovedException(SessionId session, AgentId agent, @Nullable EntryId expected,
                                    @Nullable EntryId actual) {
         super("the last entry of agent " + agent + " in session " + session + " is " + describe(actual) + ", not "
@@ -35,10 +48,12 @@ public final class LastEntryMovedException extends ParleyException {
         return id == null ? "none" : id.value();
     }
 
+    /** The session of the refused append. */
     public SessionId session() {
         return session;
     }
 
+    /** The agent whose last entry moved. */
     public AgentId agent() {
         return agent;
     }

@@ -25,6 +25,12 @@ import org.jspecify.annotations.Nullable;
  */
 public record SessionInfo(SessionId id, Instant createdAt, Instant updatedAt, @Nullable String title,
                           @Nullable String origin, long entryCount, long messageCount, Map<String, RawJson> metadata) {
+    /**
+     * Truncates both times to milliseconds and copies {@code metadata}, keeping its order, into an unmodifiable map.
+     * The counts are not checked.
+     *
+     * @throws NullPointerException if {@code id}, {@code createdAt}, {@code updatedAt} or {@code metadata} is null
+     */
     public SessionInfo {
         Objects.requireNonNull(id, "id");
         createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);

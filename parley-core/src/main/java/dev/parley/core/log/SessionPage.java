@@ -10,6 +10,11 @@ import org.jspecify.annotations.Nullable;
  * @param nextCursor the opaque cursor of the next page, or null when this is the last page
  */
 public record SessionPage(List<SessionInfo> sessions, @Nullable String nextCursor) {
+    /**
+     * Copies {@code sessions} into an unmodifiable list.
+     *
+     * @throws NullPointerException if {@code sessions} is null or holds a null
+     */
     public SessionPage {
         sessions = List.copyOf(sessions);
     }

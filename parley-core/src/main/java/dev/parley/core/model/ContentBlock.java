@@ -17,6 +17,7 @@ public sealed interface ContentBlock {
      * @param text the text, never null
      */
     record Text(String text) implements ContentBlock {
+        /** @throws NullPointerException if {@code text} is null */
         public Text {
             Objects.requireNonNull(text, "text");
         }
@@ -30,6 +31,7 @@ public sealed interface ContentBlock {
      * @param signature the provider's opaque signature over it, or null when it has none
      */
     record Thinking(String text, @Nullable String signature) implements ContentBlock {
+        /** @throws NullPointerException if {@code text} is null; {@code signature} may be */
         public Thinking {
             Objects.requireNonNull(text, "text");
         }
@@ -43,6 +45,7 @@ public sealed interface ContentBlock {
      * @param arguments the arguments, as the JSON text the provider produced (an object for most providers)
      */
     record ToolCall(@Nullable String id, String name, RawJson arguments) implements ContentBlock {
+        /** @throws NullPointerException if {@code name} or {@code arguments} is null; {@code id} may be */
         public ToolCall {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(arguments, "arguments");
@@ -61,6 +64,13 @@ public sealed interface ContentBlock {
      */
     record ToolResult(String callId, @Nullable String toolName, List<ContentBlock> content, boolean isError,
                       boolean plainText) implements ContentBlock {
+        /**
+         * Copies {@code content} into an unmodifiable list.
+         *
+         * @throws NullPointerException if {@code callId} or {@code content} is null, or {@code content} holds a null
+         * @throws dev.parley.core.InvalidInputException if {@code plainText} is set but {@code content} is not exactly
+         *     one {@link Text}
+         */
         public ToolResult {
             Objects.requireNonNull(callId, "callId");
             content = List.copyOf(content);
@@ -94,6 +104,11 @@ public sealed interface ContentBlock {
      * @param url a URL (including {@code data:} URLs), or null
      */
     record Image(@Nullable String mediaType, @Nullable String data, @Nullable String url) implements ContentBlock {
+        /**
+         * {@code mediaType} is not checked.
+         *
+         * @throws dev.parley.core.InvalidInputException unless exactly one of {@code data} and {@code url} is non-null
+         */
         public Image {
             if ((data == null) == (url == null)) {
                 throw new dev.parley.core.InvalidInputException("an image has exactly one of data and url");
@@ -111,6 +126,11 @@ public sealed interface ContentBlock {
      */
     record File(@Nullable String mediaType, @Nullable String data, @Nullable String url, @Nullable String name)
             implements ContentBlock {
+        /**
+         * {@code mediaType} and {@code name} are not checked.
+         *
+         * @throws dev.parley.core.InvalidInputException unless exactly one of {@code data} and {@code url} is non-null
+         */
         public File {
             if ((data == null) == (url == null)) {
                 throw new dev.parley.core.InvalidInputException("a file has exactly one of data and url");
@@ -126,6 +146,7 @@ public sealed interface ContentBlock {
      * @param item the whole block as JSON
      */
     record ProviderItem(String type, RawJson item) implements ContentBlock {
+        /** @throws NullPointerException if {@code type} or {@code item} is null */
         public ProviderItem {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(item, "item");

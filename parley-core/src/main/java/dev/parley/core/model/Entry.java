@@ -25,6 +25,12 @@ import org.jspecify.annotations.Nullable;
 public record Entry(long seq, EntryId id, @Nullable EntryId parentId, AgentId agentId, @Nullable Instant timestamp,
                     EntryPayload payload, @Nullable SourceRecord source) {
 
+    /**
+     * Truncates {@code timestamp} to milliseconds; unlike {@link NewEntry}, does not check its range.
+     *
+     * @throws dev.parley.core.InvalidInputException if {@code seq} is not positive
+     * @throws NullPointerException if {@code id}, {@code agentId} or {@code payload} is null
+     */
     public Entry {
         if (seq <= 0) {
             throw new dev.parley.core.InvalidInputException("seq must be positive: " + seq);

@@ -53,6 +53,7 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param model the model id
      */
     record ModelChange(@Nullable String provider, String model) implements EntryPayload {
+        /** @throws NullPointerException if {@code model} is null; {@code provider} may be */
         public ModelChange {
             Objects.requireNonNull(model, "model");
         }
@@ -64,6 +65,11 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param level the level in the source's words ({@code off}, {@code low}, {@code high}…)
      */
     record ThinkingLevelChange(String level) implements EntryPayload {
+        /**
+         * Keeps {@code level} as given; it is not checked against any list of levels.
+         *
+         * @throws NullPointerException if {@code level} is null
+         */
         public ThinkingLevelChange {
             Objects.requireNonNull(level, "level");
         }
@@ -76,6 +82,7 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param label the label, or null when the label is removed
      */
     record Label(EntryId targetId, @Nullable String label) implements EntryPayload {
+        /** @throws NullPointerException if {@code targetId} is null; {@code label} may be */
         public Label {
             Objects.requireNonNull(targetId, "targetId");
         }
@@ -88,6 +95,7 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param summary the summary text
      */
     record BranchSummary(@Nullable EntryId fromId, String summary) implements EntryPayload {
+        /** @throws NullPointerException if {@code summary} is null; {@code fromId} may be */
         public BranchSummary {
             Objects.requireNonNull(summary, "summary");
         }
@@ -109,6 +117,7 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param data the record's data as JSON
      */
     record Custom(String customType, RawJson data) implements EntryPayload {
+        /** @throws NullPointerException if {@code customType} or {@code data} is null */
         public Custom {
             Objects.requireNonNull(customType, "customType");
             Objects.requireNonNull(data, "data");

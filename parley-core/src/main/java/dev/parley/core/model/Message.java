@@ -34,6 +34,15 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
                       @Nullable String errorMessage, @Nullable Instant createdAt, @Nullable String responseId,
                       Map<String, RawJson> metadata) implements EntryPayload {
 
+    /**
+     * Copies {@code content} into an unmodifiable list, truncates {@code createdAt} to milliseconds, and copies
+     * {@code metadata}, keeping its order, into an unmodifiable map.
+     *
+     * @throws NullPointerException if {@code role}, {@code content} or {@code metadata} is null, or {@code content}
+     *     holds a null
+     * @throws dev.parley.core.InvalidInputException if {@code plainText} is set but {@code content} is not exactly one
+     *     {@link ContentBlock.Text}, or {@code createdAt} is outside the years 0000 to 9999 ({@link Times})
+     */
     public Message {
         Objects.requireNonNull(role, "role");
         content = List.copyOf(content);
@@ -141,6 +150,11 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
             this.role = Objects.requireNonNull(role, "role");
         }
 
+        /**
+         * Sets the role.
+         *
+         * @throws NullPointerException if {@code role} is null
+         */
         public Builder role(Role role) {
             this.role = Objects.requireNonNull(role, "role");
             return this;
@@ -167,51 +181,76 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
             return this;
         }
 
+        /**
+         * Sets whether the content is given as a bare string; {@link #build()} refuses {@code true} unless the content
+         * is then exactly one text block.
+         */
         public Builder plainText(boolean plainText) {
             this.plainText = plainText;
             return this;
         }
 
+        /** Sets the provider, e.g. {@code anthropic}; null for unknown. */
         public Builder provider(@Nullable String provider) {
             this.provider = provider;
             return this;
         }
 
+        /** Sets the model id, e.g. {@code claude-opus-4-5}; null for unknown. */
         public Builder model(@Nullable String model) {
             this.model = model;
             return this;
         }
 
+        /** Sets the token usage of the call that produced the message, or null for none. */
         public Builder usage(@Nullable Usage usage) {
             this.usage = usage;
             return this;
         }
 
+        /** Sets why generation stopped, in the provider's own words, or null. */
         public Builder stopReason(@Nullable String stopReason) {
             this.stopReason = stopReason;
             return this;
         }
 
+        /** Sets the error that ended the message, or null. */
         public Builder errorMessage(@Nullable String errorMessage) {
             this.errorMessage = errorMessage;
             return this;
         }
 
+        /**
+         * Sets the creation time, or null if unknown. It is truncated to milliseconds and range-checked by
+         * {@link #build()}, not here.
+         */
         public Builder createdAt(@Nullable Instant createdAt) {
             this.createdAt = createdAt;
             return this;
         }
 
+        /** Sets the provider's id of the response the message belongs to, or null. */
         public Builder responseId(@Nullable String responseId) {
             this.responseId = responseId;
             return this;
         }
 
+        /**
+         * Replaces the metadata with a copy of {@code metadata}, keeping its order. Unlike
+         * {@link #putMetadata(String, RawJson)}, null keys or values are not refused here.
+         *
+         * @throws NullPointerException if {@code metadata} is null
+         */
         public Builder metadata(Map<String, RawJson> metadata) {
             this.metadata = new LinkedHashMap<>(metadata);
             return this;
         }
 
+        /**
+         * Adds or replaces one metadata entry; a new key goes last.
+         *
+         * @throws NullPointerException if {@code key} or {@code value} is null
+         */
         public Builder putMetadata(String key, RawJson value) {
             this.metadata.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;

@@ -20,6 +20,14 @@ import org.jspecify.annotations.Nullable;
 public record NewEntry(EntryId id, @Nullable EntryId parentId, @Nullable Instant timestamp, EntryPayload payload,
                        @Nullable SourceRecord source) {
 
+    /**
+     * Truncates {@code timestamp} to milliseconds. Whether {@code id} is new and {@code parentId} exists is checked
+     * by the store at append time, not here.
+     *
+     * @throws NullPointerException if {@code id} or {@code payload} is null
+     * @throws dev.parley.core.InvalidInputException if {@code timestamp} is outside the years 0000 to 9999, or
+     *     {@code parentId} equals {@code id}
+     */
     public NewEntry {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(payload, "payload");

@@ -23,6 +23,12 @@ public record Role(String name) {
     /** Role of the message a branch summary contributes to a conversation. */
     public static final Role BRANCH_SUMMARY = new Role("branchSummary");
 
+    /**
+     * Keeps {@code name} as given, case and all; a role named like a constant equals that constant.
+     *
+     * @throws NullPointerException if {@code name} is null
+     * @throws dev.parley.core.InvalidInputException if {@code name} is blank
+     */
     public Role {
         Objects.requireNonNull(name, "name");
         if (name.isBlank()) {

@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param residual the residual as JSON, or null when the model holds the whole record
  */
 public record SourceRecord(String format, @Nullable RawJson residual) {
+    /** @throws NullPointerException if {@code format} is null; {@code residual} may be */
     public SourceRecord {
         Objects.requireNonNull(format, "format");
     }

@@ -17,6 +17,12 @@ public record CatalogEntry(String id, long revision, String name, @Nullable Stri
                            Instant updatedAt, @Nullable String model, @Nullable String reasoningEffort,
                            @Nullable Boolean driftEnabled, @Nullable String lastContinuePrompt, @Nullable RawJson context,
                            @Nullable List<ArchiveRecord> archives, @Nullable Long leaseEpoch, @Nullable Lease lease) {
+    /**
+     * Copies {@code archives}, when not null, into an unmodifiable list. Nothing else is checked: the values are
+     * meant to come from a {@link ChatSession}, which checked them ({@link #of}).
+     *
+     * @throws NullPointerException if {@code archives} holds a null
+     */
     public CatalogEntry {
         archives = archives == null ? null : List.copyOf(archives);
     }

@@ -58,6 +58,7 @@ public final class CatalogOrder {
      * @param updatedAt its activity time
      */
     public record Position(String id, boolean pinned, Instant updatedAt) {
+        /** @throws NullPointerException if {@code id} or {@code updatedAt} is null */
         public Position {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(updatedAt, "updatedAt");

@@ -10,6 +10,11 @@ import org.jspecify.annotations.Nullable;
  * @param nextCursor the cursor of the next page — present only when more entries exist — or null
  */
 public record CatalogPage(List<CatalogEntry> items, @Nullable String nextCursor) {
+    /**
+     * Copies {@code items} into an unmodifiable list.
+     *
+     * @throws NullPointerException if {@code items} is null or holds a null
+     */
     public CatalogPage {
         items = List.copyOf(items);
     }

@@ -18,6 +18,14 @@ public record ChatArchiveManifest(String sessionId, @Nullable String currentSumm
     /** The manifest format version. */
     public static final int VERSION = 1;
 
+    /**
+     * Checks the session id and copies {@code archives} into an unmodifiable list. Does not check that archive ids are
+     * unique or that {@code currentSummaryPath} is the last archive's ({@link #withArchive} keeps both true).
+     *
+     * @throws InvalidInputException if {@code sessionId} is not a valid id ({@link ChatSession#requireId}), null
+     *     included
+     * @throws NullPointerException if {@code archives} is null or holds a null
+     */
     public ChatArchiveManifest {
         ChatSession.requireId(sessionId, "session id");
         archives = List.copyOf(archives);

@@ -25,6 +25,13 @@ public record ChatMessage(String role, String content, @Nullable List<ToolCall> 
                           @Nullable RawJson providerContinuation) {
     static final Set<String> ROLES = Set.of("system", "user", "assistant", "tool");
 
+    /**
+     * Copies {@code toolCalls}, when not null, into an unmodifiable list. Does not check that only an assistant
+     * message has tool calls or only a tool message a {@code toolCallId}.
+     *
+     * @throws InvalidInputException if {@code role} is not one of the four roles
+     * @throws NullPointerException if {@code role} or {@code content} is null, or {@code toolCalls} holds a null
+     */
     public ChatMessage {
         if (!ROLES.contains(role)) {
             throw new InvalidInputException("unknown chat message role '" + role + "'");
@@ -51,6 +58,7 @@ public record ChatMessage(String role, String content, @Nullable List<ToolCall> 
      * @param input the arguments as JSON
      */
     public record ToolCall(String id, String tool, RawJson input) {
+        /** @throws NullPointerException if {@code id}, {@code tool} or {@code input} is null */
         public ToolCall {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(tool, "tool");

@@ -55,6 +55,15 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
     /** The longest session id accepted, in characters. */
     public static final int MAX_ID_LENGTH = 512;
 
+    /**
+     * Checks the id ({@link #requireId}), copies the lists into unmodifiable ones, and truncates the instants to
+     * milliseconds. {@code retention} and {@code reasoningEffort} are not checked against their lists of values here.
+     *
+     * @throws InvalidInputException if {@code id} is invalid, an instant is outside the years 0000 to 9999
+     *     ({@link Times}), or {@code leaseEpoch} is negative
+     * @throws NullPointerException if {@code name}, {@code createdAt}, {@code updatedAt}, {@code history},
+     *     {@code messages}, {@code turns} or {@code queuedPrompts} is null, or a list holds a null
+     */
     public ChatSession {
         requireId(id, "session id");
         Objects.requireNonNull(name, "name");
@@ -175,24 +184,41 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
             this.updatedAt = now;
         }
 
+        /** Sets the display name; {@code Session} unless set. Must not be null by {@link #build()}. */
         public Builder name(String v) { this.name = v; return this; }
+        /** Sets the retention ({@code reusable} or {@code one_off}; not checked), or null for no key. */
         public Builder retention(@Nullable String v) { this.retention = v; return this; }
+        /** Sets the workspace the session belongs to, or null for no key. */
         public Builder workspaceId(@Nullable String v) { this.workspaceId = v; return this; }
+        /** Sets whether the session is pinned; false unless set. */
         public Builder pinned(boolean v) { this.pinned = v; return this; }
+        /** Sets when the session was archived, or null for not archived. */
         public Builder archivedAt(@Nullable Instant v) { this.archivedAt = v; return this; }
+        /** Sets the model-facing transcript; copied by {@link #build()}, which refuses null. */
         public Builder history(List<ChatMessage> v) { this.history = v; return this; }
+        /** Sets the UI lines; copied by {@link #build()}, which refuses null. */
         public Builder messages(List<ConversationLine> v) { this.messages = v; return this; }
+        /** Sets the turn summaries; copied by {@link #build()}, which refuses null. */
         public Builder turns(List<TurnSummary> v) { this.turns = v; return this; }
+        /** Sets the last-change time; the builder's {@code now} unless set. Must not be null by {@link #build()}. */
         public Builder updatedAt(Instant v) { this.updatedAt = v; return this; }
+        /** Sets the model in use, or null for no key. */
         public Builder model(@Nullable String v) { this.model = v; return this; }
+        /** Sets the reasoning effort ({@code none} to {@code max}; not checked), or null for no key. */
         public Builder reasoningEffort(@Nullable String v) { this.reasoningEffort = v; return this; }
+        /** Sets the drift detection setting, or null for no key. */
         public Builder driftEnabled(@Nullable Boolean v) { this.driftEnabled = v; return this; }
+        /** Sets the last continuation prompt, or null for no key. */
         public Builder lastContinuePrompt(@Nullable String v) { this.lastContinuePrompt = v; return this; }
+        /** Sets the context and compaction statistics (opaque JSON), or null for no key. */
         public Builder context(@Nullable RawJson v) { this.context = v; return this; }
         /** The archive records; null for no {@code archives} key, an empty list for {@code "archives": []}. */
         public Builder archives(@Nullable List<ArchiveRecord> v) { this.archives = v; return this; }
+        /** Sets the last fencing token issued, or null for no key; {@link #build()} refuses a negative one. */
         public Builder leaseEpoch(@Nullable Long v) { this.leaseEpoch = v; return this; }
+        /** Sets the current lease, or null for none. */
         public Builder lease(@Nullable Lease v) { this.lease = v; return this; }
+        /** Sets the queued prompts, oldest first; copied by {@link #build()}, which refuses null. */
         public Builder queuedPrompts(List<QueuedPrompt> v) { this.queuedPrompts = v; return this; }
 
         /** @throws InvalidInputException if a field is invalid */

@@ -16,6 +16,11 @@ import org.jspecify.annotations.Nullable;
  */
 public record ConversationLine(String id, String role, String text, @Nullable Boolean isStreaming,
                                @Nullable Boolean isPending, @Nullable RawJson directShellResult) {
+    /**
+     * {@code role} is not checked to be {@code user} or {@code assistant}.
+     *
+     * @throws NullPointerException if {@code id}, {@code role} or {@code text} is null
+     */
     public ConversationLine {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(role, "role");

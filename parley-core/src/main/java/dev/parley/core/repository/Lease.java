@@ -22,6 +22,14 @@ public record Lease(String ownerKind, @Nullable String hostId, String ownerId, l
                     Instant lastSeenAt, @Nullable String clientLabel) {
     static final Set<String> OWNER_KINDS = Set.of("tui", "daemon", "ask");
 
+    /**
+     * Checks the parts; both instants are cut to the millisecond.
+     *
+     * @throws InvalidInputException if {@code ownerKind} is not {@code tui}, {@code daemon} or {@code ask}; if
+     *     {@code fencingToken} is negative; or if an instant lies outside the years 0000 to 9999 ({@link Times})
+     * @throws NullPointerException if {@code ownerKind}, {@code ownerId}, {@code acquiredAt} or {@code lastSeenAt} is
+     *     null
+     */
     public Lease {
         if (!OWNER_KINDS.contains(ownerKind)) {
             throw new InvalidInputException("unknown lease owner kind '" + ownerKind + "' (one of "

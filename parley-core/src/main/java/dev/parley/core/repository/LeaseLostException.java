@@ -11,10 +11,21 @@ import org.jspecify.annotations.Nullable;
 public final class LeaseLostException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /** The session written to; see {@link #sessionId()}. */
     private final String sessionId;
+    /** The writer's fencing token; see {@link #expectedToken()}. */
     private final long expectedToken;
+    /** The lease the record holds now; see {@link #actual()}. */
     private final @Nullable Lease actual;
 
+    /**
+     * A refused write or acquisition. The message names the session and the token and, when a lease is held, its
+     * owner, host, token and last-seen time.
+     *
+     * @param sessionId the session written to
+     * @param expectedToken the fencing token the writer held, or -1 when it had none (a refused acquisition)
+     * @param actual the lease the record holds now, or null when none is held
+     */
     public LeaseLostException(String sessionId, long expectedToken, @Nullable Lease actual) {
         super("the lease on session " + sessionId + " with fencing token " + expectedToken + " is lost"
                 + (actual == null ? " (no lease is held)" : " (held by " + actual.ownerKind() + " owner "
@@ -26,6 +37,7 @@ public final class LeaseLostException extends ParleyException {
         this.actual = actual;
     }
 
+    /** The session of the refused write. */
     public String sessionId() {
         return sessionId;
     }

@@ -21,6 +21,13 @@ import org.jspecify.annotations.Nullable;
  */
 public record QueuedPrompt(String id, String prompt, @Nullable String agentProfileId, @Nullable RawJson agentSnapshot,
                            @Nullable String systemContext, Instant createdAt, Instant updatedAt) {
+    /**
+     * Checks the parts; both instants are cut to the millisecond. {@code prompt} is kept untrimmed.
+     *
+     * @throws InvalidInputException if {@code prompt} is null or blank, or an instant lies outside the years 0000 to
+     *     9999 ({@link Times})
+     * @throws NullPointerException if {@code id}, {@code createdAt} or {@code updatedAt} is null
+     */
     public QueuedPrompt {
         Objects.requireNonNull(id, "id");
         if (prompt == null || prompt.isBlank()) {

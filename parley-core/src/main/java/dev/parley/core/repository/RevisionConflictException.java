@@ -10,10 +10,20 @@ import dev.parley.core.ParleyException;
 public final class RevisionConflictException extends ParleyException {
     private static final long serialVersionUID = 1L;
 
+    /** The session written to; see {@link #sessionId()}. */
     private final String sessionId;
+    /** The revision the writer expected; see {@link #expectedRevision()}. */
     private final long expectedRevision;
+    /** The revision the record is at; see {@link #actualRevision()}. */
     private final long actualRevision;
 
+    /**
+     * A refused compare-and-swap write. The message names the session and both revisions.
+     *
+     * @param sessionId the session written to
+     * @param expectedRevision the revision the writer expected
+     * @param actualRevision the revision the record is at
+     */
     public RevisionConflictException(String sessionId, long expectedRevision, long actualRevision) {
         super("session " + sessionId + " is at revision " + actualRevision + ", not " + expectedRevision, null);
         this.sessionId = sessionId;
@@ -21,6 +31,7 @@ public final class RevisionConflictException extends ParleyException {
         this.actualRevision = actualRevision;
     }
 
+    /** The session of the refused write. */
     public String sessionId() {
         return sessionId;
     }

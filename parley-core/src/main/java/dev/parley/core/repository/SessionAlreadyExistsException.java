@@ -6,13 +6,20 @@ import dev.parley.core.AlreadyExistsException;
 public final class SessionAlreadyExistsException extends AlreadyExistsException {
     private static final long serialVersionUID = 1L;
 
+    /** The id that is taken; see {@link #sessionId()}. */
     private final String sessionId;
 
+    /**
+     * A refused create. The message reads {@code session <id> already exists}.
+     *
+     * @param sessionId the id that is taken
+     */
     public SessionAlreadyExistsException(String sessionId) {
         super("session " + sessionId + " already exists");
         this.sessionId = sessionId;
     }
 
+    /** The id that is taken. */
     public String sessionId() {
         return sessionId;
     }

@@ -10,6 +10,10 @@ import java.util.Objects;
  * @param revision the revision, at least 1
  */
 public record StoredSession(ChatSession session, long revision) {
+    /**
+     * @throws NullPointerException if {@code session} is null
+     * @throws InvalidInputException if {@code revision} is less than 1
+     */
     public StoredSession {
         Objects.requireNonNull(session, "session");
         if (revision < 1) {

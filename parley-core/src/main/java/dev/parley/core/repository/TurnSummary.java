@@ -22,6 +22,12 @@ import org.jspecify.annotations.Nullable;
 public record TurnSummary(String id, String prompt, String outcome, String summary, long steps, String traceFile,
                           List<String> events, @Nullable RawJson presentation, @Nullable RawJson agent,
                           @Nullable RawJson agentSnapshot) {
+    /**
+     * Copies {@code events} into an unmodifiable list. {@code steps} is not checked.
+     *
+     * @throws NullPointerException if {@code id}, {@code prompt}, {@code outcome}, {@code summary},
+     *     {@code traceFile} or {@code events} is null, or {@code events} holds a null
+     */
     public TurnSummary {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(prompt, "prompt");

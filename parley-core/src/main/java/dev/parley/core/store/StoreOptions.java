@@ -15,6 +15,13 @@ import org.jspecify.annotations.Nullable;
  *     naming a scope different from the one the URI binds is an error at open
  */
 public record StoreOptions(Clock clock, IdGenerator ids, @Nullable String scope) {
+    /**
+     * Checks the scope when one is given ({@link Scopes#require}).
+     *
+     * @throws NullPointerException if {@code clock} or {@code ids} is null
+     * @throws dev.parley.core.InvalidInputException if {@code scope} is not null and not a valid scope (empty, longer
+     *     than {@link Scopes#MAX_LENGTH} characters, or holding a NUL or an unpaired surrogate)
+     */
     public StoreOptions {
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(ids, "ids");

@@ -37,6 +37,13 @@ public record StoreUri(String scheme, String location, Map<String, String> param
     /** The parameter that binds a store's scope. */
     public static final String SCOPE = "parley.scope";
 
+    /**
+     * Copies {@code parameters}, keeping their order, into an unmodifiable map. Nothing is parsed or checked here:
+     * not the scheme, not that the location is free of Parley's parameters, not the parameter names ({@link #parse}
+     * splits the parameters out, {@link #requireKnown} checks their names).
+     *
+     * @throws NullPointerException if {@code scheme}, {@code location}, {@code parameters} or {@code text} is null
+     */
     public StoreUri {
         Objects.requireNonNull(scheme, "scheme");
         Objects.requireNonNull(location, "location");

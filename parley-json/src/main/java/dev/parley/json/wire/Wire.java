@@ -115,8 +115,17 @@ public final class Wire {
      *
      * @param entries the entries, in order
      * @param usage the usage
+     * @param conditional whether the request carried {@code "expectedLast"} (even as JSON null), making the append
+     *     conditional ({@code MessageLog.appendIfLast})
+     * @param expectedLast the agent's latest entry the batch continues from, or null for none; meaningful only when
+     *     {@code conditional}
      */
     public record Batch(List<NewEntry> entries, Usage usage, boolean conditional, @Nullable EntryId expectedLast) {
+        /**
+         * Copies {@code entries} into an unmodifiable list; {@code usage} is not checked.
+         *
+         * @throws NullPointerException if {@code entries} is null or holds a null
+         */
         public Batch {
             entries = List.copyOf(entries);
         }

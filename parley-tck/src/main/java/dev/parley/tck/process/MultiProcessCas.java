@@ -55,6 +55,11 @@ public final class MultiProcessCas {
      * @param violations every broken rule, each naming the session and what was wrong; empty when the backend passed
      */
     public record Report(int acknowledged, int conflicts, int appends, List<String> violations) {
+        /**
+         * Copies {@code violations} into an unmodifiable list; the counts are not checked.
+         *
+         * @throws NullPointerException if {@code violations} is null or holds a null
+         */
         public Report {
             violations = List.copyOf(violations);
         }
