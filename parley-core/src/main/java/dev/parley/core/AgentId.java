@@ -1,13 +1,16 @@
 package dev.parley.core;
 
+import java.io.Serializable;
+
 /**
  * The id of an agent within a session (an orchestrator, a worker, a Claude Code subagent). The single agent of an imported single-agent transcript is {@link #MAIN}.
  *
- * <p>Validated on construction by the rule of {@link Ids}; compare with {@link #equals(Object)}.
+ * <p>Validated on construction by the rule of {@link Ids}; compare with {@link #equals(Object)}. Serializable (so
+ * that the exceptions that name one are), and validated again when read back.
  *
  * @param value the id text, never null
  */
-public record AgentId(String value) implements Comparable<AgentId> {
+public record AgentId(String value) implements Comparable<AgentId>, Serializable {
 
     /** The agent id given to the main (or only) agent of a session: {@code main}. */
     public static final AgentId MAIN = new AgentId("main");

@@ -7,8 +7,8 @@ package dev.parley.core;
  */
 public final class EntryConflictException extends ParleyException {
     private static final long serialVersionUID = 1L;
-    private final transient SessionId session;
-    private final transient EntryId entry;
+    private final SessionId session;
+    private final EntryId entry;
 
     /**
      * @param session the session

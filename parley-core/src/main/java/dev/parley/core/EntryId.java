@@ -1,13 +1,16 @@
 package dev.parley.core;
 
+import java.io.Serializable;
+
 /**
  * The id of one entry of a session's log, unique within its session. Parent ids refer to entry ids of the same session.
  *
- * <p>Validated on construction by the rule of {@link Ids}; compare with {@link #equals(Object)}.
+ * <p>Validated on construction by the rule of {@link Ids}; compare with {@link #equals(Object)}. Serializable (so
+ * that the exceptions that name one are), and validated again when read back.
  *
  * @param value the id text, never null
  */
-public record EntryId(String value) implements Comparable<EntryId> {
+public record EntryId(String value) implements Comparable<EntryId>, Serializable {
 
     /** @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids}) */
     public EntryId {

@@ -1,13 +1,16 @@
 package dev.parley.core;
 
+import java.io.Serializable;
+
 /**
  * The id of a session: one conversation log, possibly shared by several agents.
  *
- * <p>Validated on construction by the rule of {@link Ids}; compare with {@link #equals(Object)}.
+ * <p>Validated on construction by the rule of {@link Ids}; compare with {@link #equals(Object)}. Serializable (so
+ * that the exceptions that name one are), and validated again when read back.
  *
  * @param value the id text, never null
  */
-public record SessionId(String value) implements Comparable<SessionId> {
+public record SessionId(String value) implements Comparable<SessionId>, Serializable {
 
     /** @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids}) */
     public SessionId {

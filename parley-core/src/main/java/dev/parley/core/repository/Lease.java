@@ -2,6 +2,7 @@ package dev.parley.core.repository;
 
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.Times;
+import java.io.Serializable;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
@@ -19,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param clientLabel a label for display, or null
  */
 public record Lease(String ownerKind, @Nullable String hostId, String ownerId, long fencingToken, Instant acquiredAt,
-                    Instant lastSeenAt, @Nullable String clientLabel) {
+                    Instant lastSeenAt, @Nullable String clientLabel) implements Serializable {
     static final Set<String> OWNER_KINDS = Set.of("tui", "daemon", "ask");
 
     /**
