@@ -1,5 +1,8 @@
 package dev.parley.core;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -30,6 +33,23 @@ public record RawJson(String text) {
     /** Shorthand for {@code new RawJson(text)}. */
     public static RawJson of(String text) {
         return new RawJson(text);
+    }
+
+    /**
+     * An unmodifiable copy of a map of named JSON values (a session's or a message's metadata), in its iteration
+     * order; {@link Map#of()} for an empty one.
+     *
+     * @param what what the map is, for the message of a null key or value
+     * @throws NullPointerException if {@code map} is null or holds a null key or value
+     */
+    public static Map<String, RawJson> copyOf(Map<String, RawJson> map, String what) {
+        if (map.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, RawJson> copy = new LinkedHashMap<>(map.size() * 2);
+        map.forEach((key, value) -> copy.put(Objects.requireNonNull(key, () -> what + " has a null key"),
+                Objects.requireNonNull(value, () -> what + " has a null value for '" + key + "'")));
+        return Collections.unmodifiableMap(copy);
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.parley.formats;
 import dev.parley.core.RawJson;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,13 +28,13 @@ public record ParsedSession(Format format, @Nullable String sourceSessionId, Str
     /**
      * Checks the parts and copies {@code metadata} (keeping its order) and {@code agents}.
      *
-     * @throws NullPointerException if {@code format}, {@code origin}, {@code metadata} or {@code agents} is null, or
-     *     {@code agents} holds a null
+     * @throws NullPointerException if {@code format}, {@code origin}, {@code metadata} or {@code agents} is null,
+     *     {@code agents} holds a null, or {@code metadata} a null key or value
      */
     public ParsedSession {
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(origin, "origin");
-        metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        metadata = RawJson.copyOf(metadata, "metadata");
         agents = List.copyOf(agents);
     }
 

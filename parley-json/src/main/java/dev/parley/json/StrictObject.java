@@ -64,7 +64,12 @@ public final class StrictObject {
         return v != null && !v.isNull();
     }
 
-    /** The value, which must be present (it may be JSON null only if {@code nullable}). */
+    /**
+     * The value, which must be present; a JSON {@code null} is returned as it is (a {@code NullNode}), for the caller
+     * to accept or refuse.
+     *
+     * @throws CorruptRecordException if the key is absent, naming it and this record's location
+     */
     public JsonNode required(String key) {
         JsonNode v = node.get(key);
         if (v == null) {

@@ -19,7 +19,7 @@ public record Verdict(String id, String scenario, Outcome outcome, @Nullable Str
      * passed verdict may still carry a detail; it is not cleared.
      *
      * @throws NullPointerException if {@code id}, {@code scenario}, {@code outcome} or {@code elapsed} is null
-     * @throws IllegalArgumentException if {@code scenario} does not start with {@code id}, or the outcome is failed
+     * @throws IllegalArgumentException if {@code scenario} is not {@code id} or {@code id} and a space and a name, or the outcome is failed
      *     or skipped and {@code detail} is null or blank
      */
     public Verdict {
@@ -27,7 +27,7 @@ public record Verdict(String id, String scenario, Outcome outcome, @Nullable Str
         Objects.requireNonNull(scenario, "scenario");
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(elapsed, "elapsed");
-        if (!scenario.startsWith(id)) {
+        if (!(scenario.equals(id) || scenario.startsWith(id + " "))) {
             throw new IllegalArgumentException("the title '" + scenario + "' does not start with the id " + id);
         }
         if (outcome != Outcome.PASSED && (detail == null || detail.isBlank())) {

@@ -2,7 +2,9 @@ package dev.parley.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -48,5 +50,14 @@ class ConformanceRunnerTest {
         }).getMessage()).isEqualTo("ML-99 a scenario: unexpected IllegalStateException: the log lost entry 3");
         assertThatCode(() -> ConformanceRunner.runOne(new Scenario<Object>("ML-98", "passes", "a rule",
                 (harness, scope) -> {}), new Object(), (harness, scope) -> cleaned.add(scope))).doesNotThrowAnyException();
+    }
+
+    /** Found by a reading of the Javadoc: a verdict for ML-02 accepted the title of ML-020, since it only checked a prefix. */
+    @Test
+    void verdict_refusesATitleOfAnotherScenarioWhoseIdStartsTheSame() {
+        assertThatCode(() -> new Verdict("ML-02", "ML-02 batch append is atomic", Verdict.Outcome.PASSED, null,
+                Duration.ZERO)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> new Verdict("ML-02", "ML-020 another",
+                Verdict.Outcome.PASSED, null, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
 }

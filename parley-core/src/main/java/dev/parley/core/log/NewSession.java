@@ -4,7 +4,6 @@ import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.Times;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -27,12 +26,13 @@ public record NewSession(SessionId id, @Nullable String title, @Nullable String 
     /**
      * Checks and copies the parts; {@code createdAt} is cut to the millisecond.
      *
-     * @throws NullPointerException if {@code id} or {@code metadata} is null
+     * @throws NullPointerException if {@code id} or {@code metadata} is null, or {@code metadata} holds a null key or
+     *     value
      * @throws dev.parley.core.InvalidInputException if {@code createdAt} lies outside the years 0000 to 9999
      */
     public NewSession {
         Objects.requireNonNull(id, "id");
-        metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        metadata = RawJson.copyOf(metadata, "metadata");
         createdAt = createdAt == null ? null : Times.millis(createdAt);
     }
 

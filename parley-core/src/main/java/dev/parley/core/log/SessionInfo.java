@@ -4,7 +4,6 @@ import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -29,12 +28,13 @@ public record SessionInfo(SessionId id, Instant createdAt, Instant updatedAt, @N
      * Truncates both times to milliseconds and copies {@code metadata}, keeping its order, into an unmodifiable map.
      * The counts are not checked.
      *
-     * @throws NullPointerException if {@code id}, {@code createdAt}, {@code updatedAt} or {@code metadata} is null
+     * @throws NullPointerException if {@code id}, {@code createdAt}, {@code updatedAt} or {@code metadata} is null, or
+     *     {@code metadata} holds a null key or value
      */
     public SessionInfo {
         Objects.requireNonNull(id, "id");
         createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
         updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
-        metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        metadata = RawJson.copyOf(metadata, "metadata");
     }
 }

@@ -38,8 +38,8 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
      * Copies {@code content} into an unmodifiable list, truncates {@code createdAt} to milliseconds, and copies
      * {@code metadata}, keeping its order, into an unmodifiable map.
      *
-     * @throws NullPointerException if {@code role}, {@code content} or {@code metadata} is null, or {@code content}
-     *     holds a null
+     * @throws NullPointerException if {@code role}, {@code content} or {@code metadata} is null, {@code content}
+     *     holds a null, or {@code metadata} a null key or value
      * @throws dev.parley.core.InvalidInputException if {@code plainText} is set but {@code content} is not exactly one
      *     {@link ContentBlock.Text}, or {@code createdAt} is outside the years 0000 to 9999 ({@link Times})
      */
@@ -50,7 +50,7 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
             throw new dev.parley.core.InvalidInputException("plainText requires exactly one text block");
         }
         createdAt = createdAt == null ? null : Times.millis(createdAt);
-        metadata = metadata.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        metadata = RawJson.copyOf(metadata, "metadata");
     }
 
     /** A message of the given role whose content is one text block, given as plain text. */
@@ -236,8 +236,8 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
         }
 
         /**
-         * Replaces the metadata with a copy of {@code metadata}, keeping its order. Unlike
-         * {@link #putMetadata(String, RawJson)}, null keys or values are not refused here.
+         * Replaces the metadata with a copy of {@code metadata}, keeping its order. A null key or value is refused
+         * by {@link #build()}.
          *
          * @throws NullPointerException if {@code metadata} is null
          */
@@ -256,7 +256,13 @@ public record Message(Role role, List<ContentBlock> content, boolean plainText, 
             return this;
         }
 
-        /** @throws dev.parley.core.InvalidInputException if {@code plainText} is set but the content is not one text block */
+        /**
+         * The message; the builder can go on to build others.
+         *
+         * @throws NullPointerException if a content block, or a metadata key or value, is null
+         * @throws dev.parley.core.InvalidInputException if {@code plainText} is set but the content is not one text
+         *     block, or {@code createdAt} is outside the years 0000 to 9999
+         */
         public Message build() {
             return new Message(role, content, plainText, provider, model, usage, stopReason, errorMessage, createdAt,
                     responseId, metadata);
