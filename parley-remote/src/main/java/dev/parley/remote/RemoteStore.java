@@ -148,7 +148,9 @@ public final class RemoteStore extends BaseStore {
      * @param afterSeq the seq to start after (0 for every entry)
      * @param onEntry receives each entry; returns whether to go on
      * @throws InvalidInputException if the server refuses the stream with a 4xx status other than 408 and 429 (a bad
-     *     token, an invalid session id); a 408, a 429 or a 5xx is a break, and it reconnects
+     *     token, an invalid session id), or TLS fails in a way no reconnection mends (a plain HTTP server at an
+     *     {@code https:} address, a certificate this JVM does not accept); a 408, a 429 or a 5xx is a break, and it
+     *     reconnects
      * @throws dev.parley.core.CorruptRecordException if an event's data cannot be decoded as an entry
      */
     public void follow(SessionId session, long afterSeq, java.util.function.Predicate<Entry> onEntry) {

@@ -2,6 +2,8 @@ package dev.parley.remote;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
@@ -31,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +41,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,6 +97,13 @@ class RemoteFallbackTest {
     }
 
     static final class Events implements RemoteListener {
+        /** Events that listen to {@code store} from now on. */
+        static Events of(RemoteStore store) {
+            Events events = new Events();
+            store.addListener(events);
+            return events;
+        }
+
         final AtomicInteger fallbacks = new AtomicInteger();
         final AtomicInteger replays = new AtomicInteger();
         final List<String> conflicts = new CopyOnWriteArrayList<>();
@@ -155,8 +168,7 @@ class RemoteFallbackTest {
              Store store = Stores.open(TestServers.remote("http://127.0.0.1:" + silent.socket.getLocalPort(), dir,
                      "&parley.timeout=400&parley.breaker.window=2&parley.breaker.open=60000"))) {
             RemoteStore remote = (RemoteStore) store;
-            Events events = new Events();
-            remote.addListener(events);
+            Events events = Events.of(remote);
 
             long t0 = System.nanoTime();
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("first")), Usage.ZERO);
@@ -306,8 +318,7 @@ class RemoteFallbackTest {
              Store store = Stores.open(server.client(""))) {
             Store backend = server.backend;
             RemoteStore remote = (RemoteStore) store;
-            Events events = new Events();
-            remote.addListener(events);
+            Events events = Events.of(remote);
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("before")), Usage.ZERO);
             server.stop();
 
@@ -424,8 +435,7 @@ class RemoteFallbackTest {
         String uri = TestServers.remote("http://127.0.0.1:" + port, dir, "&parley.timeout=1000&parley.replay=600000");
         try (Store store = Stores.open(uri)) {
             RemoteStore remote = (RemoteStore) store;
-            Events events = new Events();
-            remote.addListener(events);
+            Events events = Events.of(remote);
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("one")), Usage.ZERO);
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("two")), Usage.ZERO);
             assertThat(remote.stats().pending()).isEqualTo(2);
@@ -453,6 +463,10 @@ class RemoteFallbackTest {
         }
     }
 
+    static final String NOT_TLS = "does not speak TLS";
+    static final String CERTIFICATE = "does not accept the server's certificate";
+    static final String REFUSED = "the server refused the TLS handshake";
+
     /**
      * Found by a newcomer's trial: an {@code https:} address of a plain HTTP server (parley serve speaks HTTP) failed
      * in TLS, was taken for an outage, and every call fell back, journaling writes for a server that would never take
@@ -462,8 +476,7 @@ class RemoteFallbackTest {
     void httpsAddressOfAPlainHttpServer_isMisconfigured_notAFallback() throws Exception {
         try (TestServers.Served served = TestServers.serve("sqlite:" + dir.resolve("server.db"))) {
             String https = "https://127.0.0.1:" + served.server().port();
-            assertMisconfiguredWithoutFallback(TestServers.remote(https, dir, "&parley.timeout=2000"),
-                    "server speaks TLS at this address");
+            assertMisconfiguredWithoutFallback(TestServers.remote(https, dir, "&parley.timeout=2000"), NOT_TLS);
             assertThat(served.store().log().load(SESSION, null)).isEmpty();
         }
     }
@@ -471,16 +484,121 @@ class RemoteFallbackTest {
     /** The same for a TLS server whose certificate the JVM does not trust (self-signed, made here by keytool). */
     @Test
     void untrustedCertificate_isMisconfigured_notAFallback() throws Exception {
+        KeyStore keys = selfSigned();
+        HttpsServer server = httpsServer(keys);
+        try {
+            assertMisconfiguredWithoutFallback(TestServers.remote("https://127.0.0.1:" + server.getAddress().getPort(),
+                    dir, "&parley.timeout=2000"), CERTIFICATE);
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /**
+     * Found by a review: a server that refuses the handshake with a fatal alert (here bad_certificate: it requires a
+     * client certificate, which this client has none of) was still an outage. The JVM trusts the server's certificate.
+     */
+    @Test
+    void serverRequiringAClientCertificate_isMisconfigured_notAFallback() throws Exception {
+        KeyStore keys = selfSigned();
+        KeyManagerFactory managers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        managers.init(keys, "changeit".toCharArray());
+        SSLContext serverTls = SSLContext.getInstance("TLS");
+        serverTls.init(managers.getKeyManagers(), null, null);
+        // A TLS socket that checks the client's certificate during the handshake, as a server of client certificates
+        // does (com.sun.net.httpserver's closes without the alert).
+        SSLServerSocket server = (SSLServerSocket) serverTls.getServerSocketFactory().createServerSocket(0, 50,
+                InetAddress.getLoopbackAddress());
+        server.setNeedClientAuth(true);
+        Thread acceptor = new Thread(() -> {
+            while (!server.isClosed()) {
+                try (SSLSocket socket = (SSLSocket) server.accept()) {
+                    socket.startHandshake();
+                } catch (IOException refusedOrClosed) {
+                    // the handshake fails here too, after the alert went to the client
+                }
+            }
+        }, "tls-refusing-server");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        SSLContext before = SSLContext.getDefault();
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(keys);
+        SSLContext trusting = SSLContext.getInstance("TLS");
+        trusting.init(null, trust.getTrustManagers(), null);
+        SSLContext.setDefault(trusting); // the remote store's client is built with the default context
+        try {
+            assertMisconfiguredWithoutFallback(TestServers.remote("https://127.0.0.1:" + server.getLocalPort(), dir,
+                    "&parley.timeout=2000"), REFUSED);
+        } finally {
+            SSLContext.setDefault(before);
+            server.close();
+        }
+    }
+
+    /**
+     * Found by a review: with writes already pending from an earlier outage, a call replays them first; a replay
+     * stopped by the configuration made the call fall back behind them, hiding the misconfiguration after all.
+     */
+    @Test
+    void misconfiguredServer_withWritesPending_failsTheCall_insteadOfFallingBackBehindThem() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        String uri = TestServers.remote("https://127.0.0.1:" + port, dir, "&parley.timeout=2000&parley.replay=600000");
+        try (Store store = Stores.open(uri)) {
+            RemoteStore remote = (RemoteStore) store;
+            Events events = Events.of(remote);
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("while nothing listens")), Usage.ZERO);
+            assertThat(remote.stats().pending()).isEqualTo(1); // an outage: it fell back
+
+            Store backend = Stores.open("sqlite:" + dir.resolve("server.db"));
+            ParleyServer plain = ParleyServer.start(backend, ServerConfig.defaults().withPort(port));
+            try {
+                assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry("two")), Usage.ZERO))
+                        .isInstanceOf(InvalidInputException.class).hasMessageContaining(NOT_TLS);
+                assertThatThrownBy(() -> store.log().load(SESSION, null)).isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining(NOT_TLS);
+                assertThat(remote.stats().pending()).isEqualTo(1);
+                assertThat(events.fallbacks.get()).isEqualTo(1);
+                assertThat(events.conflicts).isEmpty();
+            } finally {
+                plain.close();
+                backend.close();
+            }
+        }
+    }
+
+    /** Found by a review: the live event stream took a TLS misconfiguration for a break and reconnected forever. */
+    @Test
+    void follow_ofAPlainHttpServerAtAnHttpsAddress_endsWithTheError_insteadOfReconnectingForever() {
+        try (TestServers.Served served = TestServers.serve("sqlite:" + dir.resolve("server.db"));
+             Store store = Stores.open(TestServers.remote("https://127.0.0.1:" + served.server().port(), dir,
+                     "&parley.timeout=2000"))) {
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThatThrownBy(
+                    () -> ((RemoteStore) store).follow(SESSION, 0, e -> true))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining(NOT_TLS));
+        }
+    }
+
+    /** A self-signed key pair for 127.0.0.1, made by the JDK's keytool. */
+    private KeyStore selfSigned() throws Exception {
         Path keystore = dir.resolve("server.p12");
         Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
                 "-genkeypair", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", "changeit",
-                "-alias", "server", "-keyalg", "EC", "-dname", "CN=127.0.0.1", "-validity", "2")
-                .redirectErrorStream(true).start();
+                "-alias", "server", "-keyalg", "EC", "-dname", "CN=127.0.0.1", "-ext", "SAN=IP:127.0.0.1",
+                "-validity", "2").redirectErrorStream(true).start();
         assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
         KeyStore keys = KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(keystore)) {
             keys.load(in, "changeit".toCharArray());
         }
+        return keys;
+    }
+
+    /** A TLS server on loopback that answers every request with {@code {}}. */
+    private static HttpsServer httpsServer(KeyStore keys) throws Exception {
         KeyManagerFactory managers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         managers.init(keys, "changeit".toCharArray());
         SSLContext tls = SSLContext.getInstance("TLS");
@@ -493,23 +611,26 @@ class RemoteFallbackTest {
             exchange.close();
         });
         server.start();
-        try {
-            assertMisconfiguredWithoutFallback(TestServers.remote("https://127.0.0.1:" + server.getAddress().getPort(),
-                    dir, "&parley.timeout=2000"), "trusts its certificate");
-        } finally {
-            server.stop(0);
-        }
+        return server;
     }
 
-    /** An append and a read through {@code uri} fail as misconfigured; nothing fell back, nothing is pending. */
+    /**
+     * An append and a read through {@code uri} fail as misconfigured with the hint of their cause and no other;
+     * nothing fell back, nothing is pending.
+     */
     private void assertMisconfiguredWithoutFallback(String uri, String hint) {
         try (Store store = Stores.open(uri)) {
             RemoteStore remote = (RemoteStore) store;
-            Events events = new Events();
-            remote.addListener(events);
-            assertThatThrownBy(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry("one")), Usage.ZERO))
-                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("failed in TLS")
+            Events events = Events.of(remote);
+            Throwable thrown = catchThrowable(() -> store.log().append(SESSION, AgentId.MAIN, List.of(entry("one")),
+                    Usage.ZERO));
+            assertThat(thrown).isInstanceOf(InvalidInputException.class).hasMessageContaining("failed in TLS")
                     .hasMessageContaining(hint);
+            for (String other : List.of(NOT_TLS, CERTIFICATE, REFUSED)) {
+                if (!other.equals(hint)) {
+                    assertThat(thrown).hasMessageNotContaining(other);
+                }
+            }
             assertThatThrownBy(() -> store.log().load(SESSION, null)).isInstanceOf(InvalidInputException.class);
             assertThat(events.fallbacks.get()).isZero();
             assertThat(remote.stats().pending()).isZero();

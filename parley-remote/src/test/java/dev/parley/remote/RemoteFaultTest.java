@@ -212,7 +212,8 @@ class RemoteFaultTest {
         Process warmup = startServer("sqlite:" + dir.resolve("warmup.db"), port, "-XX:ArchiveClassesAtExit=" + archive);
         try {
             awaitUp(port);
-            try (Store store = Stores.open("remote:http://127.0.0.1:" + port)) {
+            try (Store store = Stores.open(TestServers.remote("http://127.0.0.1:" + port,
+                    Files.createDirectories(dir.resolve("warmup")), ""))) {
                 store.log().append(SESSION, AgentId.MAIN, List.of(NewEntry.of(new EntryId("warmup"), null,
                         Instant.now(), Message.user("load the append path's classes"))), Usage.of(1, 1));
                 store.log().load(SESSION, null);
@@ -221,6 +222,7 @@ class RemoteFaultTest {
             warmup.destroy(); // SIGTERM: the JVM exits normally and writes the archive
             if (!warmup.waitFor(60, TimeUnit.SECONDS)) {
                 warmup.destroyForcibly().waitFor();
+                Files.deleteIfExists(archive); // perhaps written in part
             }
         }
         return Files.isRegularFile(archive) ? "-XX:SharedArchiveFile=" + archive : "-Xshare:auto";

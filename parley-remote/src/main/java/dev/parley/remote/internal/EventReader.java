@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a session's server-sent events: {@code entry} events whose data is an entry's canonical JSON and whose id is
  * its seq. Reconnects with {@code Last-Event-ID} after a break, waiting the shorter of 1 s and the timeout between
- * attempts; a break is logged once, and the reconnection after it, both as warnings (what a command line shows).
+ * attempts; a break is logged once, and the reconnection after it, both as warnings (what a command line shows). A TLS
+ * failure of this client's configuration ({@link Transport#misconfigured}) ends it with {@link Misconfigured}.
  */
 public final class EventReader {
     private static final Logger LOG = LoggerFactory.getLogger("dev.parley.remote");
@@ -84,6 +85,11 @@ public final class EventReader {
                 }
                 throw new IOException("the server ended the stream"); // it is stopping: reconnect after a pause
             } catch (IOException | java.io.UncheckedIOException e) { // a line stream fails with the unchecked one
+                Misconfigured misconfigured = transport.misconfigured("the event stream of " + session,
+                        e instanceof java.io.UncheckedIOException u ? u.getCause() : (IOException) e);
+                if (misconfigured != null) {
+                    throw misconfigured; // no reconnection mends it
+                }
                 if (!broken) {
                     LOG.warn("remote store {}: the event stream of session {} broke after seq {} ({}); reconnecting"
                             + " until the server answers", transport.settings().server(), session, last,

@@ -238,22 +238,41 @@ public final class Node implements AutoCloseable {
         return onFallback.apply(fallback(scope));
     }
 
-    /** Replays pending writes if there are any; true when nothing is pending afterwards. */
+    /**
+     * Replays pending writes if there are any; true when nothing is pending afterwards, false when an outage stopped
+     * the replay (the call falls back behind the pending writes).
+     *
+     * @throws Misconfigured if this client cannot use the server as configured, which the call itself would meet: it
+     *     fails, rather than fall back and hide it
+     * @throws UnavailableException if what answers is not a Parley server, as for the call itself
+     */
     private boolean catchUp() {
         if (!journal.hasPending()) {
             return true;
         }
-        return replay().pending() == 0;
+        Replay replay = replayPending();
+        if (replay.stoppedBy() != null) {
+            throw replay.stoppedBy();
+        }
+        return replay.report().pending() == 0;
     }
 
+    /** What a replay did, and the error that is no outage that stopped it, or null. */
+    private record Replay(SyncReport report, @Nullable ParleyException stoppedBy) {}
+
     /**
-     * Replays every pending write to the server, in order, until one meets an outage or the server refuses this
-     * client's credentials (both leave it and the rest pending). A write the server refuses otherwise is filed as a
+     * Replays every pending write to the server, in order, until one meets an outage, a server this client cannot use
+     * as configured ({@link Misconfigured}: refused credentials, a TLS failure), or an answer that is not a Parley
+     * server's (each leaves it and the rest pending). A write the server refuses otherwise is filed as a
      * conflict: it stays in the fallback store and the conflicts file, and the replay goes on.
      *
      * @return what was replayed, refused and left pending
      */
     public SyncReport replay() {
+        return replayPending().report();
+    }
+
+    private Replay replayPending() {
         transport.requireOpen(); // a closed store replays nothing: its calls fail here, before any write is judged
         return journal.locked(() -> {
             int replayed = 0;
@@ -270,15 +289,15 @@ public final class Node implements AutoCloseable {
                         l.replayed(op.label());
                     }
                 } catch (Outage | StoreClosed e) { // a closed store leaves the rest for the next open
-                    return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
+                    return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), null);
                 } catch (Misconfigured e) { // not a verdict on the write: it waits for a configuration that works
                     LOG.warn("remote store {}: the replay stopped, this client cannot use the server as configured; {}"
                             + " writes stay pending: {}", settings.server(), pending.size() - i, e.getMessage());
-                    return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
+                    return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), e);
                 } catch (UnavailableException e) { // what answers is not a Parley server: no verdict on the write
                     LOG.warn("remote store {}: the replay stopped, {} writes stay pending: {}", settings.server(),
                             pending.size() - i, e.getMessage());
-                    return new SyncReport(replayed, refused, pending.size() - i, e.getMessage());
+                    return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), e);
                 } catch (ParleyException e) {
                     journal.conflict(op, e.stableCode() + ": " + e.getMessage());
                     refused++;
@@ -291,7 +310,7 @@ public final class Node implements AutoCloseable {
                 }
             }
             journal.compact();
-            return new SyncReport(replayed, refused, 0, null);
+            return new Replay(new SyncReport(replayed, refused, 0, null), null);
         });
     }
 

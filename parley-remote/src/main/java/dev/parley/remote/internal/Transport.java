@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.jspecify.annotations.Nullable;
@@ -112,7 +113,7 @@ public final class Transport {
      * @return the answer's JSON, {@link NullNode} for an answer without a body
      * @throws Outage if the server did not answer (see {@link Outage}); the breaker counts it
      * @throws Misconfigured if the server refused the caller's credentials (HTTP 401 or 403), or TLS failed in a way no
-     *     retry mends ({@link #tlsMisconfigured}); not counted by the breaker
+     *     retry mends ({@link #tlsMisconfiguration}); not counted by the breaker
      * @throws ParleyException the error the server answered with, of the type it raised
      * @throws UnavailableException if what answered is not a Parley server: an error without a problem document, or a
      *     success whose body is not JSON
@@ -135,12 +136,10 @@ public final class Transport {
             }
             response = client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            if (e instanceof SSLException tls && tlsMisconfigured(tls)) {
+            Misconfigured misconfigured = misconfigured(request.toString(), e);
+            if (misconfigured != null) {
                 breaker.releasePermission();
-                throw new Misconfigured(request + " to " + settings.server() + " failed in TLS: " + describe(e)
-                        + "; check that the server speaks TLS at this address (parley serve speaks plain HTTP: use"
-                        + " http:) and that this JVM trusts its certificate for this host name. A store does not fall"
-                        + " back on this: it is its configuration, not an outage", e);
+                throw misconfigured;
             }
             Outage outage = new Outage(request + " to " + settings.server() + " failed: " + describe(e), e);
             breaker.onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, outage);
@@ -209,25 +208,54 @@ public final class Transport {
     }
 
     /**
-     * Whether a TLS failure is the configuration's, which a retry would meet again: what answered does not speak TLS
-     * (the JDK's "unrecognized SSL message"), or the certificate was not accepted (a {@link CertificateException}
-     * anywhere in the causes: untrusted, expired, issued for another host). A handshake that broke off (a server that
-     * died mid-handshake: "Remote host terminated the handshake") is an outage like any broken connection.
+     * The error for a failure of {@code what} (a request, a stream) that is this client's configuration, not an
+     * outage: a TLS failure of {@link #tlsMisconfiguration}; null for any other failure.
      */
-    static boolean tlsMisconfigured(SSLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
+    @Nullable Misconfigured misconfigured(String what, IOException e) {
+        String check = e instanceof SSLException tls ? tlsMisconfiguration(tls) : null;
+        return check == null ? null : new Misconfigured(what + " to " + settings.server() + " failed in TLS: "
+                + describe(e) + "; " + check + ". A store does not fall back on this: it is its configuration, not an"
+                + " outage", e);
+    }
+
+    /** The TLS alerts a server sends when it refuses this client as configured: any retry would meet them again. */
+    private static final Set<String> REFUSING_ALERTS = Set.of("bad_certificate", "unsupported_certificate",
+            "certificate_revoked", "certificate_expired", "certificate_unknown", "unknown_ca", "access_denied",
+            "handshake_failure", "protocol_version", "insufficient_security", "certificate_required",
+            "no_application_protocol");
+
+    /**
+     * What to check when a TLS failure is the configuration's, which a retry would meet again; null when it is not
+     * (a handshake that broke off, "Remote host terminated the handshake": a server that died during it, an outage
+     * like any broken connection). The configuration's, from the JDK's exceptions:
+     * <ul>
+     *   <li>what answered does not speak TLS ("unrecognized SSL message": a plain HTTP server that answers the
+     *       handshake with an HTTP error, as {@code parley serve} does; one that waits instead is a timeout);</li>
+     *   <li>this JVM does not accept the server's certificate (a {@link CertificateException} among the causes:
+     *       untrusted, expired, issued for another host);</li>
+     *   <li>the server refused the handshake with a fatal alert of {@link #REFUSING_ALERTS} (it requires a client
+     *       certificate, or a TLS version or cipher this client does not offer), or the two have no protocol in
+     *       common.</li>
+     * </ul>
+     */
+    static @Nullable String tlsMisconfiguration(SSLException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof CertificateException) {
-                return true;
+                return "this JVM does not accept the server's certificate (untrusted, expired, or issued for another"
+                        + " host): give the JVM a trust store that holds its issuer (javax.net.ssl.trustStore)";
             }
-            String m = t.getMessage();
-            if (t instanceof SSLException && m != null && m.toLowerCase(Locale.ROOT).contains("unrecognized ssl message")) {
-                return true;
+            String m = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
+            if (t instanceof SSLException && m.contains("unrecognized ssl message")) {
+                return "what answers at this address does not speak TLS (parley serve speaks plain HTTP): use http:";
             }
-            if (t.getCause() == t) {
-                break;
+            if (t instanceof SSLException && (m.startsWith("received fatal alert: ")
+                    && REFUSING_ALERTS.contains(m.substring("received fatal alert: ".length()).strip())
+                    || m.contains("no appropriate protocol"))) {
+                return "the server refused the TLS handshake (it may require a client certificate, or a TLS version"
+                        + " or cipher this JVM does not offer)";
             }
         }
-        return false;
+        return null;
     }
 
     private static String describe(IOException e) {
