@@ -109,12 +109,12 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         if (fallbackUri.regionMatches(true, 0, "remote:", 0, "remote:".length())) {
             throw new InvalidInputException("the fallback of a remote: store must be a local store, not " + fallbackUri);
         }
-        requireMillis(TIMEOUT, timeout, 1, 600_000);
-        requireRange(BREAKER_FAILURES, breakerFailureRatePercent, 1, 100);
-        requireRange(BREAKER_WINDOW, breakerWindowCalls, 1, 10_000);
-        requireMillis(BREAKER_OPEN, breakerOpen, 1, 3_600_000);
-        requireMillis(REPLAY, replayInterval, 10, 3_600_000);
-        requireRange(MAX_BODY, maxBodyBytes, 1, Long.MAX_VALUE);
+        TIMEOUT_RANGE.check(timeout);
+        BREAKER_FAILURES_RANGE.check(breakerFailureRatePercent);
+        BREAKER_WINDOW_RANGE.check(breakerWindowCalls);
+        BREAKER_OPEN_RANGE.check(breakerOpen);
+        REPLAY_RANGE.check(replayInterval);
+        MAX_BODY_RANGE.check(maxBodyBytes);
     }
 
     /** Settings with the default request body limit, {@link #DEFAULT_MAX_BODY_BYTES}. */
@@ -148,51 +148,58 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         String fallback = uri.parameter(FALLBACK);
         String journal = uri.parameter(JOURNAL);
         return new RemoteSettings(server,
-                Duration.ofMillis(number(uri, TIMEOUT, 5000)),
+                Duration.ofMillis(TIMEOUT_RANGE.parse(uri, DEFAULT_TIMEOUT.toMillis())),
                 token, fallback != null ? fallback : Stores.defaultUri(),
                 journal != null ? Path.of(journal) : Stores.home().resolve("remote-journal")
                         .resolve(hash(server.toString()) + ".jsonl"),
-                intNumber(uri, BREAKER_FAILURES, 50),
-                intNumber(uri, BREAKER_WINDOW, 10),
-                Duration.ofMillis(number(uri, BREAKER_OPEN, 5000)),
-                Duration.ofMillis(number(uri, REPLAY, 1000)),
-                number(uri, MAX_BODY, DEFAULT_MAX_BODY_BYTES));
+                (int) BREAKER_FAILURES_RANGE.parse(uri, 50),
+                (int) BREAKER_WINDOW_RANGE.parse(uri, 10),
+                Duration.ofMillis(BREAKER_OPEN_RANGE.parse(uri, 5000)),
+                Duration.ofMillis(REPLAY_RANGE.parse(uri, 1000)),
+                MAX_BODY_RANGE.parse(uri, DEFAULT_MAX_BODY_BYTES));
     }
 
-    /** The parameter's integer, or {@code otherwise} when the URI has none; its range is the constructor's to check. */
-    private static long number(StoreUri uri, String name, long otherwise) {
-        String v = uri.parameter(name);
-        if (v == null) {
-            return otherwise;
+    /** A URI parameter's range, checked where settings are made and where a URI is parsed (with what was typed). */
+    private record Range(String name, long min, long max, String unit) {
+        /** The parameter's integer in range, or {@code otherwise} when the URI has none. */
+        long parse(StoreUri uri, long otherwise) {
+            String v = uri.parameter(name);
+            if (v == null) {
+                return otherwise;
+            }
+            long n;
+            try {
+                n = Long.parseLong(v.strip());
+            } catch (NumberFormatException e) {
+                throw new InvalidInputException(name + " must be an integer, not '" + v + "'", e);
+            }
+            return check(n);
         }
-        try {
-            return Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new InvalidInputException(name + " must be an integer, not '" + v + "'", e);
+
+        long check(long n) {
+            if (n < min || n > max) {
+                throw new InvalidInputException(name + " must be from " + min + " to " + max + unit + ", got " + n);
+            }
+            return n;
+        }
+
+        /** A duration in milliseconds within the range; one out of it is named in milliseconds when whole, else ISO. */
+        void check(Duration d) {
+            if (d.compareTo(Duration.ofMillis(min)) < 0 || d.compareTo(Duration.ofMillis(max)) > 0) {
+                boolean wholeMillis = d.toNanosPart() % 1_000_000 == 0
+                        && d.getSeconds() > -1_000_000_000_000L && d.getSeconds() < 1_000_000_000_000L;
+                throw new InvalidInputException(name + " must be from " + min + " to " + max + unit + ", got "
+                        + (wholeMillis ? Long.toString(d.toMillis()) : d.toString()));
+            }
         }
     }
 
-    /** {@link #number} for a parameter held in an {@code int}: a value past it is out of range, not wrapped. */
-    private static int intNumber(StoreUri uri, String name, int otherwise) {
-        long n = number(uri, name, otherwise);
-        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, n));
-    }
-
-    private static void requireRange(String name, long n, long min, long max) {
-        if (n < min || n > max) {
-            throw new InvalidInputException(name + " must be from " + min + " to " + max + ", got " + n);
-        }
-    }
-
-    /** A duration in whole milliseconds within the range; the message names the parameter in milliseconds. */
-    private static void requireMillis(String name, Duration d, long min, long max) {
-        if (d.compareTo(Duration.ofMillis(min)) < 0 || d.compareTo(Duration.ofMillis(max)) > 0) {
-            // Whole milliseconds as the URI gives them; anything else (a fraction, a span past a long of them) as ISO.
-            String got = d.toNanosPart() % 1_000_000 == 0 && d.abs().getSeconds() < 1_000_000_000_000L
-                    ? Long.toString(d.toMillis()) : d.toString();
-            throw new InvalidInputException(name + " must be from " + min + " to " + max + " ms, got " + got);
-        }
-    }
+    private static final Range TIMEOUT_RANGE = new Range(TIMEOUT, 1, 600_000, " ms");
+    private static final Range BREAKER_FAILURES_RANGE = new Range(BREAKER_FAILURES, 1, 100, " %");
+    private static final Range BREAKER_WINDOW_RANGE = new Range(BREAKER_WINDOW, 1, 10_000, " calls");
+    private static final Range BREAKER_OPEN_RANGE = new Range(BREAKER_OPEN, 1, 3_600_000, " ms");
+    private static final Range REPLAY_RANGE = new Range(REPLAY, 10, 3_600_000, " ms");
+    private static final Range MAX_BODY_RANGE = new Range(MAX_BODY, 1, Long.MAX_VALUE, " bytes");
 
     private static String hash(String text) {
         try {
