@@ -8,6 +8,9 @@ import dev.parley.core.store.Stores;
 import dev.parley.tck.process.BackupUnderLoad;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -79,6 +82,12 @@ class BackupTest {
         assertThat(check.isAlive()).isFalse();
         assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
         assertThat(writers()).as("writer threads still running").isEmpty();
+        // and its scope is gone: every session it wrote was in it (found by a review: a failure skipped the cleanup)
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("live.db"));
+             ResultSet rows = c.createStatement().executeQuery("SELECT (SELECT count(*) FROM parley_log_sessions)"
+                     + " + (SELECT count(*) FROM parley_chat_sessions)")) {
+            assertThat(rows.getLong(1)).as("sessions left behind").isZero();
+        }
     }
 
     private static List<Thread> writers() {

@@ -109,7 +109,6 @@ public final class BackupUnderLoad {
         }
         long began = 0;
         long ended = 0;
-        boolean backedUp = false;
         try {
             Thread.sleep(400);
             began = System.nanoTime();
@@ -119,15 +118,21 @@ public final class BackupUnderLoad {
                 ended = System.nanoTime();
             }
             Thread.sleep(200);
-            backedUp = true;
-        } finally {
-            stop.set(true); // also when the backup failed or this thread was interrupted: the writers end
-            for (Thread t : writers) {
-                t.join();
+        } catch (Throwable e) { // an interrupt, a failed backup: the writers end and the scope goes, then it is thrown
+            boolean interrupted = stopWriters(stop, writers);
+            try {
+                deleteScope(storeUri, options);
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
             }
-            if (!backedUp) {
-                deleteScope(storeUri, options); // the failure goes to the caller; the check's scope does not stay
-            }
+            throw e;
+        }
+        if (stopWriters(stop, writers)) {
+            Thread.currentThread().interrupt();
         }
         try {
             if (!errors.isEmpty()) {
@@ -141,6 +146,27 @@ public final class BackupUnderLoad {
         long before = acks.stream().filter(a -> a.at() < from).mapToLong(a -> a.ids().size()).sum();
         long during = acks.stream().filter(a -> a.at() >= from).mapToLong(a -> a.ids().size()).sum();
         return new Report(before, during, violations);
+    }
+
+    /**
+     * Stops the writers and waits for each to end, however often this thread is interrupted meanwhile; its interrupt
+     * status is cleared while it waits (a file channel used after would close on it). Returns whether it was
+     * interrupted, before or during, for the caller to restore once it is done with the store.
+     */
+    private static boolean stopWriters(AtomicBoolean stop, List<Thread> writers) {
+        stop.set(true);
+        boolean interrupted = Thread.interrupted();
+        for (Thread t : writers) {
+            while (true) {
+                try {
+                    t.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        return interrupted;
     }
 
     private static void deleteScope(String storeUri, StoreOptions options) {
