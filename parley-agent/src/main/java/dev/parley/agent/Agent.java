@@ -514,7 +514,9 @@ public final class Agent {
      *
      * @throws ProviderException if the provider fails; everything committed before stays in the log and the
      *     conversation
-     * @throws IllegalStateException if a step is already running, or a dangling prompt was neither sent nor edited
+     * @throws IllegalStateException if a step is already running, or a dangling prompt was neither sent nor edited;
+     *     or if the thread was interrupted while a tool ran, with the interrupt status kept: that call has no result
+     *     stored and runs again on resume
      */
     public StepResult runStep(Receiver receiver) {
         Objects.requireNonNull(receiver, "receiver");
@@ -642,6 +644,11 @@ public final class Agent {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while running tool " + call.name(), e);
             } catch (Exception e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    // Interrupted inside (an agent the tool runs, as a delegate does, ended its step this way): no
+                    // result is stored, so the call stays unanswered and runs again on resume, as for a crash.
+                    throw new IllegalStateException("interrupted while running tool " + call.name(), e);
+                }
                 output = Tool.Output.error(call.name() + " failed: " + e);
             }
         }

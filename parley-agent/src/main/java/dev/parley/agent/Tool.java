@@ -15,7 +15,10 @@ public interface Tool {
      *
      * @param arguments the arguments as the model wrote them
      * @return the result; a failure the model should see is a result with {@code isError}
-     * @throws Exception for a failure of the tool itself, which the agent reports to the model as an error result
+     * @throws Exception for a failure of the tool itself, which the agent reports to the model as an error result;
+     *     except an {@link InterruptedException}, or any failure with the thread's interrupt status set (an agent the
+     *     tool runs was interrupted): the agent's step ends with {@link IllegalStateException}, no result is stored,
+     *     and the call runs again when the agent resumes
      */
     Output call(RawJson arguments) throws Exception;
 

@@ -144,6 +144,44 @@ class AgentTest {
                 .containsExactly("user", "assistant", "tool", "tool", "assistant");
     }
 
+    /**
+     * Found by a review of the demo: a tool that runs another agent (a delegate) fails with that agent's "interrupted"
+     * error and the interrupt status set; the calling agent stored it as the tool's error result, so the interrupted
+     * call was answered for good and never ran again on resume.
+     */
+    @Test
+    void toolInterruptedInside_storesNoResult_andTheCallRunsAgainOnResume() {
+        Tool interrupted = new Tool() {
+            @Override
+            public ToolSpec spec() {
+                return new ToolSpec("lookup", "lookup", RawJson.of("{\"type\":\"object\"}"));
+            }
+
+            @Override
+            public Output call(RawJson arguments) {
+                Thread.currentThread().interrupt(); // as an agent inside ends its step when interrupted
+                throw new IllegalStateException("interrupted while running tool write_draft");
+            }
+        };
+        AgentConfig config = new AgentConfig("scripted", "script-1", null, List.of(interrupted), 8);
+        Agent agent = new Agent(config, new ScriptedProvider("scripted", ScriptedProvider.sequence(
+                List.of(calls("c1"), text("unreachable")))), store(AgentId.MAIN), null, clock);
+        agent.submitUserMessage("go");
+        try {
+            assertThatThrownBy(() -> agent.runStep(Receiver.NONE)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("interrupted while running tool lookup");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(logged()).extracting(m -> m.role().name()).containsExactly("user", "assistant");
+
+        Agent resumed = Agent.resume(config(), new ScriptedProvider("scripted",
+                ScriptedProvider.sequence(List.of(text("finished")))), store(AgentId.MAIN), clock);
+        assertThat(resumed.runStep(Receiver.NONE).toolCalls()).isEqualTo(1);
+        assertThat(logged()).extracting(Message::text).endsWith("finished");
+    }
+
     @Test
     void danglingPrompt_isNeverSentAutomatically_andSendingItDoesNotDuplicateIt() {
         Agent first = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);

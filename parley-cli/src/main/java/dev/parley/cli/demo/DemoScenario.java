@@ -48,8 +48,9 @@ public final class DemoScenario {
          * Called on the step's thread as the tool starts, before it does its work; the tool waits until this returns.
          *
          * @param tool the tool's name ({@code write_draft})
-         * @throws InterruptedException if interrupted while it waits: the tool fails, and the writer's agent ends its
-         *     step rather than report the failure to the model
+         * @throws InterruptedException if interrupted while it waits: the writer's step ends rather than report a
+         *     failure to the model, and so does the orchestrator's, whose delegate call ran it; neither call gets a
+         *     result, and both run again on resume
          */
         void started(String tool) throws InterruptedException;
     }
