@@ -164,8 +164,8 @@ public final class Browser {
          * @param store the store of the caller's scope
          * @param frame the frame to render the page in
          * @throws ParleyException answered with an HTML error page of its status (a 404 for a session not found…)
-         * @throws HttpResponseException answered with an HTML error page of its status; any other exception with a
-         *     500 page (and logged)
+         * @throws HttpResponseException answered with an HTML error page of its status; any other runtime exception
+         *     with a 500 page (and logged); an {@link Error} is left to the server
          */
         void handle(Context ctx, Store store, Frame frame);
     }
