@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import dev.parley.core.AgentId;
@@ -196,16 +197,8 @@ class RemoteFallbackTest {
     /** Regression: a URL that is not a Parley server (its 404 page) was reported as invalid input (exit code 2). */
     @Test
     void aServerThatIsNotParley_isNamedSo_asUnavailable_andIsNotAFallback() throws Exception {
-        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        other.createContext("/", exchange -> {
-            byte[] page = "<html><body>Not Found</body></html>".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/html");
-            exchange.sendResponseHeaders(404, page.length);
-            exchange.getResponseBody().write(page);
-            exchange.close();
-        });
-        other.start();
+        HttpServer other = answering(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
+                404, "text/html", "<html><body>Not Found</body></html>");
         try (Store store = Stores.open(TestServers.remote("http://127.0.0.1:" + other.getAddress().getPort(), dir,
                 ""))) {
             assertThatThrownBy(() -> store.catalog().orElseThrow().list(null, 10))
@@ -227,16 +220,8 @@ class RemoteFallbackTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"{}", "<html>ok</html>"})
     void aServerAnswering200WithWhatIsNotParleys_isNamedSo_asUnavailable_andIsNotAFallback(String answer)
             throws Exception {
-        com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        other.createContext("/", exchange -> {
-            byte[] page = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, page.length);
-            exchange.getResponseBody().write(page);
-            exchange.close();
-        });
-        other.start();
+        HttpServer other = answering(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
+                200, "application/json", answer);
         try (Store store = Stores.open(TestServers.remote("http://127.0.0.1:" + other.getAddress().getPort(), dir,
                 ""))) {
             RemoteStore remote = (RemoteStore) store;
@@ -394,16 +379,8 @@ class RemoteFallbackTest {
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("while down")), Usage.ZERO);
             assertThat(remote.stats().pending()).isEqualTo(1);
 
-            com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
-                    new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), server.port), 0);
-            other.createContext("/", exchange -> {
-                byte[] page = "<html>maintenance</html>".getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "text/html");
-                exchange.sendResponseHeaders(404, page.length);
-                exchange.getResponseBody().write(page);
-                exchange.close();
-            });
-            other.start();
+            HttpServer other = answering(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    server.port), 0), 404, "text/html", "<html>maintenance</html>");
             try {
                 SyncReport report = remote.sync();
                 assertThat(report.conflicts()).isZero();
@@ -605,9 +582,16 @@ class RemoteFallbackTest {
         tls.init(managers.getKeyManagers(), null, null);
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(tls));
+        return answering(server, 200, "application/json", "{}");
+    }
+
+    /** {@code server}, started, answering every request with {@code status} and {@code body}. */
+    private static <S extends HttpServer> S answering(S server, int status, String contentType, String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         server.createContext("/", exchange -> {
-            exchange.sendResponseHeaders(200, 2);
-            exchange.getResponseBody().write("{}".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseHeaders().set("Content-Type", contentType);
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
             exchange.close();
         });
         server.start();
