@@ -640,13 +640,11 @@ public final class Agent {
         } else {
             try {
                 output = tool.call(call.arguments());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while running tool " + call.name(), e);
             } catch (Exception e) {
-                if (Thread.currentThread().isInterrupted()) {
-                    // Interrupted inside (an agent the tool runs, as a delegate does, ended its step this way): no
-                    // result is stored, so the call stays unanswered and runs again on resume, as for a crash.
+                if (e instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+                    // Interrupted (also inside: an agent the tool runs, as a delegate does, ends its step this way):
+                    // no result is stored, so the call stays unanswered and runs again on resume, as for a crash.
+                    Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while running tool " + call.name(), e);
                 }
                 output = Tool.Output.error(call.name() + " failed: " + e);
