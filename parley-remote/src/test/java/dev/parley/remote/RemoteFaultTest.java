@@ -205,7 +205,7 @@ class RemoteFaultTest {
      * 1.2 s with it; 101 s and 76 s for the whole test.
      */
     private String classDataArchive(int port) throws IOException, InterruptedException {
-        if (!serverClassPath().stream().allMatch(entry -> entry.endsWith(".jar"))) {
+        if (!SERVER_CLASS_PATH.stream().allMatch(entry -> entry.endsWith(".jar"))) {
             return "-Xshare:auto";
         }
         Path archive = dir.resolve("server.jsa");
@@ -229,17 +229,15 @@ class RemoteFaultTest {
     }
 
     /** The test's class path less this module's own class directories, which the server does not load from. */
-    private static List<String> serverClassPath() {
-        Path module = Path.of("target").toAbsolutePath();
-        return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> !Path.of(entry).toAbsolutePath().startsWith(module))
-                .toList();
-    }
+    private static final List<String> SERVER_CLASS_PATH = Arrays.stream(
+                    System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(entry -> !Path.of(entry).toAbsolutePath().startsWith(Path.of("target").toAbsolutePath()))
+            .toList();
 
     private Process startServer(String backend, int port, String jvmOption) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", jvmOption, "-cp",
-                String.join(File.pathSeparator, serverClassPath()), ServerMain.class.getName(), "--store",
+                String.join(File.pathSeparator, SERVER_CLASS_PATH), ServerMain.class.getName(), "--store",
                 backend, "--port", Integer.toString(port))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("server.log").toFile())).start();
