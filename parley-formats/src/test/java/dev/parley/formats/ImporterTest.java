@@ -10,11 +10,11 @@ import dev.parley.core.SessionId;
 import dev.parley.core.log.AppendResult;
 import dev.parley.core.log.ForwardingMessageLog;
 import dev.parley.core.log.MessageLog;
-import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
+import dev.parley.core.store.ForwardingStore;
 import dev.parley.core.store.MemoryStore;
 import dev.parley.core.store.Store;
 import dev.parley.json.Json;
@@ -73,21 +73,16 @@ class ImporterTest {
                 throw error.get();
             }
         };
-        return new Store() {
-            public String uri() { return store.uri(); }
-            public String scope() { return store.scope(); }
-            public java.util.Set<dev.parley.core.store.Capability> capabilities() { return store.capabilities(); }
-            public MessageLog log() { return refusing; }
-            public java.util.Optional<SessionCatalog> catalog() { return store.catalog(); }
-            public java.util.Optional<dev.parley.core.repository.ChatSessionRepository> sessions() {
-                return store.sessions();
+        return new ForwardingStore(store) {
+            @Override
+            public MessageLog log() {
+                return refusing;
             }
-            public java.util.Optional<dev.parley.core.repository.ChatArchiveRepository> archives() {
-                return store.archives();
+
+            @Override
+            public void close() {
+                // the wrapped store is the test's to close
             }
-            public Store withScope(String scope) { throw new UnsupportedOperationException(); }
-            public void deleteScope() { throw new UnsupportedOperationException(); }
-            public void close() {}
         };
     }
 

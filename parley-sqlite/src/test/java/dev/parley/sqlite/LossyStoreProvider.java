@@ -1,21 +1,17 @@
 package dev.parley.sqlite;
 
-import dev.parley.core.log.MessageLog;
-import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.repository.CatalogPage;
 import dev.parley.core.repository.CatalogQuery;
-import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSession;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.repository.StoredSession;
-import dev.parley.core.store.Capability;
+import dev.parley.core.store.ForwardingStore;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreProvider;
 import dev.parley.core.store.StoreUri;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code lossy-sqlite:PATH}, test only: a SQLite store whose record updates ignore the expected revision (read the
@@ -33,10 +29,14 @@ public final class LossyStoreProvider implements StoreProvider {
         return new Lossy(SqliteStore.open(Path.of(uri.location()), scope, scopePinned, options));
     }
 
-    private record Lossy(Store real) implements Store {
+    private static final class Lossy extends ForwardingStore {
+        Lossy(Store real) {
+            super(real);
+        }
+
         @Override
         public Optional<ChatSessionRepository> sessions() {
-            ChatSessionRepository r = real.sessions().orElseThrow();
+            ChatSessionRepository r = delegate().sessions().orElseThrow();
             return Optional.of(new ChatSessionRepository() {
                 @Override
                 public CatalogPage list(CatalogQuery q) {
@@ -76,48 +76,8 @@ public final class LossyStoreProvider implements StoreProvider {
         }
 
         @Override
-        public String uri() {
-            return real.uri();
-        }
-
-        @Override
-        public String scope() {
-            return real.scope();
-        }
-
-        @Override
-        public Set<Capability> capabilities() {
-            return real.capabilities();
-        }
-
-        @Override
-        public MessageLog log() {
-            return real.log();
-        }
-
-        @Override
-        public Optional<SessionCatalog> catalog() {
-            return real.catalog();
-        }
-
-        @Override
-        public Optional<ChatArchiveRepository> archives() {
-            return real.archives();
-        }
-
-        @Override
         public Store withScope(String scope) {
-            return new Lossy(real.withScope(scope));
-        }
-
-        @Override
-        public void deleteScope() {
-            real.deleteScope();
-        }
-
-        @Override
-        public void close() {
-            real.close();
+            return new Lossy(delegate().withScope(scope));
         }
     }
 }

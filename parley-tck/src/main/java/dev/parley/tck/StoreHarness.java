@@ -6,6 +6,7 @@ import dev.parley.core.SessionId;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSessionRepository;
 import dev.parley.core.store.Capability;
+import dev.parley.core.store.ForwardingStore;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreUri;

@@ -13,6 +13,7 @@ import dev.parley.core.log.MessageLog;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
+import dev.parley.core.store.ForwardingStore;
 import dev.parley.core.store.MemoryStore;
 import dev.parley.core.store.Store;
 import java.time.Instant;

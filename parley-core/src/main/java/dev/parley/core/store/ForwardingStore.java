@@ -1,29 +1,34 @@
-package dev.parley.tck;
+package dev.parley.core.store;
 
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
 import dev.parley.core.repository.ChatArchiveRepository;
 import dev.parley.core.repository.ChatSessionRepository;
-import dev.parley.core.store.Capability;
-import dev.parley.core.store.Store;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * A store that forwards every call to another: the kit hands out views of a store it does not own through one whose
- * {@link #close()} does nothing, and the kit's own tests break one behaviour of a working store by overriding one
- * method. Not API.
+ * A store that hands every call to another one: the base for decorators (a view whose {@link #close()} leaves the
+ * store open, a test that records or breaks one behaviour of a working store). Override the calls to intercept; the
+ * rest reach the delegate unchanged. {@link #withScope} returns the delegate's view, undecorated: a decorator that
+ * must cover other scopes overrides it too.
+ *
+ * <p>Thread-safe if the delegate is; adds no state of its own.
  */
-class ForwardingStore implements Store {
+public abstract class ForwardingStore implements Store {
     private final Store delegate;
 
-    ForwardingStore(Store delegate) {
+    /**
+     * @param delegate the store every call is handed to; not null
+     * @throws NullPointerException if {@code delegate} is null
+     */
+    protected ForwardingStore(Store delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The store calls are forwarded to. */
-    final Store delegate() {
+    /** The store every call is handed to. */
+    protected final Store delegate() {
         return delegate;
     }
 
