@@ -12,6 +12,7 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
+import dev.parley.core.log.LastEntryMovedException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.NewSession;
 import dev.parley.core.log.SessionCatalog;
@@ -62,15 +63,18 @@ import org.jspecify.annotations.Nullable;
  *       one — so a view that just grows, and a window that keeps sliding at the same size, write none.
  *       {@link #get} returns exactly the list last set, in that order, also from another process or after a
  *       restart.</li>
- *   <li><b>Concurrency</b>: every entry of a memory has a deterministic id ({@code mem-} and its ordinal), so two
- *       writers of one memory — threads or processes — cannot both write the next entry: the loser's append is
- *       refused whole ({@link EntryConflictException}), and it reloads and merges. Each message also names the
- *       {@code MemoryLog} that wrote it (a random id in its metadata, {@value #WRITER_KEY}, which the frameworks do
- *       not see), so that two writers adding equal messages at the same moment still differ, and the store does not
- *       take the second for a retry of the first. The merge is three-way: what the caller removed is measured against
- *       the view its own thread last read through {@link #get}, so messages another writer added meanwhile are kept
- *       (placed before the caller's new ones, never taken for the caller's own, however equal) and never lost or
- *       doubled. Within a process, calls on one memory are serialized by a lock.</li>
+ *   <li><b>Concurrency</b>: each append to a memory is conditional on the memory's latest entry being the one its
+ *       view ends with ({@link MessageLog#appendIfLast}, which the store checks atomically with the write), so of two
+ *       writers of one memory — threads or processes — that start from the same view, only one appends: the other's
+ *       append is refused whole, and it reloads and merges. Entry ids are {@code mem-}, the entry's ordinal and the
+ *       tag of the {@code MemoryLog} that wrote it, so no other writer, and no later incarnation of the memory
+ *       (deleted and begun again), repeats one. Each message also names the {@code MemoryLog} that wrote it (a random
+ *       id in its metadata, {@value #WRITER_KEY}, which the frameworks do not see), so that two writers adding equal
+ *       messages at the same moment still differ, and the store does not take the second for a retry of the first.
+ *       The merge is three-way: what the caller removed is measured against the view its own thread last read through
+ *       {@link #get}, so messages another writer added meanwhile are kept (placed before the caller's new ones, never
+ *       taken for the caller's own, however equal) and never lost or doubled. Within a process, calls on one memory
+ *       are serialized by a lock.</li>
  *   <li>{@link #delete} deletes the session and its whole history (the frameworks' {@code clear()}). A list read
  *       before the deletion is no base for a later {@link #set}: that set stores the whole list it is given, as the
  *       first set of a new memory does.</li>
@@ -79,8 +83,11 @@ import org.jspecify.annotations.Nullable;
  *       {@link InvalidInputException}, before anything is written.</li>
  * </ul>
  *
- * <p>The view of a memory is cached in this object; a {@link #get} checks the seq of the memory's last entry in the log
- * ({@link MessageLog#lastSeq}, one read of an index) and reloads only when another writer changed it. Thread-safe.
+ * <p>The view of a memory is cached in this object. A {@link #get} checks the seq of the memory's last entry in the log
+ * ({@link MessageLog#lastSeq}, one read of an index) and reloads only when another writer changed it; a {@link #set}
+ * that has something to append does not read the log first, since its conditional append refuses a stale view (a
+ * set with nothing to append, or on a view whose latest entry an earlier version wrote without a tag, reads it).
+ * Thread-safe.
  * Failures are the store's {@link dev.parley.core.ParleyException}s; a failed {@link #set} wrote nothing and left the
  * view as it was.
  *
@@ -98,13 +105,16 @@ public final class MemoryLog<M> {
     private static final int MAX_ATTEMPTS = 16;
     private static final int MAX_PENDING_READS = 64;
     private static final int TITLE_ID_LENGTH = 64;
+    private static final int TAG_LENGTH = 12;
 
     private final MessageLog log;
     private final @Nullable SessionCatalog catalog;
     private final MessageCodec<M> codec;
     private final Clock clock;
     /** This writer's id ({@link #WRITER_KEY}): the same for its retries, another for any other writer. */
-    private final RawJson writer = RawJson.of("\"" + UUID.randomUUID() + "\"");
+    private final RawJson writer;
+    /** This writer's tag in the ids of the entries it writes ({@link #entryId}): {@value #TAG_LENGTH} hex digits. */
+    private final String tag;
     private final Map<SessionId, State<M>> states = new ConcurrentHashMap<>();
     private final ThreadLocal<Map<SessionId, View<M>>> reads = ThreadLocal.withInitial(HashMap::new);
 
@@ -119,6 +129,9 @@ public final class MemoryLog<M> {
         this.catalog = store.catalog().orElse(null);
         this.codec = Objects.requireNonNull(codec, "codec");
         this.clock = Objects.requireNonNull(clock, "clock");
+        UUID id = UUID.randomUUID();
+        this.writer = RawJson.of("\"" + id + "\"");
+        this.tag = id.toString().replace("-", "").substring(0, TAG_LENGTH);
     }
 
     /** The session that keeps a memory ({@link MemoryIds#sessionId}). */
@@ -171,27 +184,35 @@ public final class MemoryLog<M> {
         View<M> base = reads.get().remove(session);
         state.lock.lock();
         try {
-            for (int attempt = 1; ; attempt++) {
-                // fresh, not merely cached: a memory deleted and begun again elsewhere reuses the entry ids, so an
-                // append on a stale view would not conflict — it would chain onto the other memory's messages
-                View<M> current = fresh(state, memoryId);
+            boolean check = false;
+            int attempts = 0;
+            while (true) {
+                // No read of the log for news when the cached view's latest entry has a writer's tag (entryId): the
+                // append is conditional on the memory's latest entry being that one, which the store checks
+                // atomically, so a stale view is refused there and reloaded. An id without a tag (an earlier
+                // version's) recurs when a memory is deleted and begun again: such a view is read afresh first.
+                View<M> cached = state.view;
+                boolean unchecked = !check && cached != null && cached.lastEntry != null && isUnique(cached.lastEntry);
+                View<M> current = unchecked ? cached : fresh(state, memoryId);
                 // A view read before the memory was deleted elsewhere (and perhaps begun again) is no base: its entry
                 // ids may name other messages now. Its origin tells (not a seq: a replay after a remote: fallback
                 // changes those). The caller then saw none of what is there: all of it is kept, all it gives is new.
                 View<M> from = base == null ? current
                         : base.origin == null || base.origin.equals(current.origin) ? base : View.empty();
                 try {
-                    write(state, memoryId, current, from, messages);
-                    return;
-                } catch (EntryConflictException | InvalidInputException e) {
-                    // Another writer took the next entry, or deleted the memory under this append (whose parent is
-                    // then gone): reload and merge again. An input refused while the log stood still is the caller's.
+                    if (write(state, memoryId, current, from, messages, unchecked)) {
+                        return;
+                    }
+                    check = true; // nothing to append, so no append checks the cached view: read the log, decide again
+                } catch (LastEntryMovedException | EntryConflictException | InvalidInputException e) {
+                    // Another writer appended or deleted the memory since the view was read: reload and merge again.
+                    // An input refused while the log stood still is the caller's.
                     if (e instanceof InvalidInputException && log.lastSeq(session, AGENT).orElse(0) == current.lastSeq) {
                         throw e;
                     }
                     state.view = null;
                     recheckOwner(state, memoryId); // whoever moved it may have begun the session for another id
-                    if (attempt >= MAX_ATTEMPTS) {
+                    if (++attempts >= MAX_ATTEMPTS) {
                         throw new UnavailableException("memory '" + memoryId + "': other writers kept changing it for "
                                 + MAX_ATTEMPTS + " attempts", e);
                     }
@@ -297,15 +318,16 @@ public final class MemoryLog<M> {
 
     /**
      * What a memory holds: the view, the runs in force (null: no view entry yet, the view is the whole chain), the
-     * memory's origin ({@link #origin}; null for none yet) and the tail of the log ({@code lastSeq}: the seq of the
-     * memory's last entry, 0 for none).
+     * memory's origin ({@link #origin}; null for none yet) and the tail of the log: {@code lastEntry}, the memory's
+     * latest entry (message or view; null for none), which the next append is conditional on, and {@code lastSeq},
+     * its seq (0 for none), which a read compares to learn whether the log moved.
      */
     private record View<M>(List<Slot<M>> slots, @Nullable List<Run> runs, @Nullable EntryId firstMessage,
                            @Nullable EntryId lastMessage, int chainLength, long nextOrdinal, @Nullable String origin,
-                           long lastSeq) {
+                           @Nullable EntryId lastEntry, long lastSeq) {
         /** The view of a memory that has no entries. */
         static <M> View<M> empty() {
-            return new View<>(List.of(), null, null, null, 0, 1, null, 0);
+            return new View<>(List.of(), null, null, null, 0, 1, null, null, 0);
         }
     }
 
@@ -440,6 +462,7 @@ public final class MemoryLog<M> {
         View<M> view = new View<>(List.copyOf(slots), runs, chain.isEmpty() ? null : chain.get(0).id(),
                 chain.isEmpty() ? null : chain.get(chain.size() - 1).id(), chain.size(), maxOrdinal + 1,
                 entries.isEmpty() ? null : origin(entries.get(0)),
+                entries.isEmpty() ? null : entries.get(entries.size() - 1).id(),
                 entries.isEmpty() ? 0 : entries.get(entries.size() - 1).seq());
         state.view = view;
         return view;
@@ -447,7 +470,13 @@ public final class MemoryLog<M> {
 
     // ---- set: match, merge, append ----
 
-    private void write(State<M> state, String memoryId, View<M> current, View<M> base, List<? extends M> messages) {
+    /**
+     * Appends what {@code messages} adds to {@code current} and records the new view. Returns false, writing nothing,
+     * when there is nothing to append and {@code current} is {@code unchecked} (the cache, not compared with the log):
+     * only an append would have told whether it is stale.
+     */
+    private boolean write(State<M> state, String memoryId, View<M> current, View<M> base, List<? extends M> messages,
+                          boolean unchecked) {
         SessionId session = state.session;
         Matcher<M> matcher = new Matcher<>(current, base);
         List<Object> resolved = new ArrayList<>(messages.size()); // Slot (kept) or the new message itself
@@ -494,17 +523,25 @@ public final class MemoryLog<M> {
             EntryId id = entryId(ordinal++);
             batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(wanted))));
         }
+        if (batch.isEmpty() && unchecked) {
+            return false;
+        }
         String origin = current.origin;
+        EntryId lastEntry = current.lastEntry;
         long lastSeq = current.lastSeq;
         if (!batch.isEmpty()) {
             if (current.nextOrdinal == 1) {
                 createSession(state, memoryId);
             }
-            List<Entry> stored = log.append(session, AGENT, batch, dev.parley.core.model.Usage.ZERO).entries();
+            List<Entry> stored = log.appendIfLast(session, AGENT, current.lastEntry, batch,
+                    dev.parley.core.model.Usage.ZERO).entries();
             origin = origin != null ? origin : origin(stored.get(0));
+            lastEntry = stored.get(stored.size() - 1).id();
             lastSeq = stored.get(stored.size() - 1).seq();
         }
-        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, origin, lastSeq);
+        state.view = new View<>(List.copyOf(slots), wanted, first, parent, chainLength, ordinal, origin, lastEntry,
+                lastSeq);
+        return true;
     }
 
     /** A message of the new list that is not in the log yet. */
@@ -765,15 +802,29 @@ public final class MemoryLog<M> {
         return codec.framework() + " memory " + id;
     }
 
-    private static EntryId entryId(long ordinal) {
-        return EntryId.of(String.format("%s%010d", ID_PREFIX, ordinal));
+    /**
+     * The id of a memory's entry: {@code mem-}, its ordinal in ten digits, and this writer's tag ({@code
+     * mem-0000000042-3f9a0c1b2d4e}). The tag makes it unique to this writer, so that no other incarnation of the memory
+     * (deleted and begun again elsewhere) has an entry of that id: the conditional append of {@link #write} then
+     * cannot take another incarnation's latest entry for the one it expects.
+     */
+    private EntryId entryId(long ordinal) {
+        return EntryId.of(String.format("%s%010d-%s", ID_PREFIX, ordinal, tag));
     }
 
+    /** Whether an entry id has this version's form, {@link #entryId}'s, with a writer's tag. */
+    private static boolean isUnique(EntryId id) {
+        String v = id.value();
+        return v.startsWith(ID_PREFIX) && v.length() == ID_PREFIX.length() + 10 + 1 + TAG_LENGTH
+                && v.charAt(ID_PREFIX.length() + 10) == '-';
+    }
+
+    /** The ordinal of a memory's entry id, with a tag or without (as earlier versions wrote them); 0 for another id. */
     private static long ordinal(EntryId id) {
         String v = id.value();
-        if (v.startsWith(ID_PREFIX)) {
+        if (v.startsWith(ID_PREFIX) && v.length() >= ID_PREFIX.length() + 10) {
             try {
-                return Long.parseLong(v.substring(ID_PREFIX.length()));
+                return Long.parseLong(v.substring(ID_PREFIX.length(), ID_PREFIX.length() + 10));
             } catch (NumberFormatException e) {
                 return 0;
             }
