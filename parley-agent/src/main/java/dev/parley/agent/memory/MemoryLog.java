@@ -43,6 +43,7 @@ import java.util.UUID;
 import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -66,11 +67,13 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Concurrency</b>: each append to a memory is conditional on the memory's latest entry being the one its
  *       view ends with ({@link MessageLog#appendIfLast}, which the store checks atomically with the write), so of two
  *       writers of one memory — threads or processes — that start from the same view, only one appends: the other's
- *       append is refused whole, and it reloads and merges. Entry ids are {@code mem-}, the entry's ordinal and the
- *       tag of the {@code MemoryLog} that wrote it, so no other writer, and no later incarnation of the memory
- *       (deleted and begun again), repeats one. Each message also names the {@code MemoryLog} that wrote it (a random
- *       id in its metadata, {@value #WRITER_KEY}, which the frameworks do not see), so that two writers adding equal
- *       messages at the same moment still differ, and the store does not take the second for a retry of the first.
+ *       append is refused whole, and it reloads and merges. A memory's first entry has the same id for every writer
+ *       ({@code mem-0000000001}), so two writers that each begin the memory collide on it; every later id carries the
+ *       random tag of the batch that wrote it ({@code mem-0000000042-x7Kq2ZbA}), so no other batch repeats it —
+ *       not another writer's, not one of the memory begun again after a deletion, not one after a truncation. Each
+ *       message also names the {@code MemoryLog} that wrote it (a random id in its metadata, {@value #WRITER_KEY},
+ *       which the frameworks do not see), so that two writers adding equal messages at the same moment still differ,
+ *       and the store does not take the second for a retry of the first.
  *       The merge is three-way: what the caller removed is measured against the view its own thread last read through
  *       {@link #get}, so messages another writer added meanwhile are kept (placed before the caller's new ones, never
  *       taken for the caller's own, however equal) and never lost or doubled. Within a process, calls on one memory
@@ -85,9 +88,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The view of a memory is cached in this object. A {@link #get} checks the seq of the memory's last entry in the log
  * ({@link MessageLog#lastSeq}, one read of an index) and reloads only when another writer changed it; a {@link #set}
- * that has something to append does not read the log first, since its conditional append refuses a stale view (a
- * set with nothing to append, or on a view whose latest entry an earlier version wrote without a tag, reads it).
- * Thread-safe.
+ * that has something to append does not read the log first when its view's latest entry has a tag: the conditional
+ * append refuses the view if the log moved (a set with nothing to append, or on a view that ends with an untagged id,
+ * reads the seq as {@code get} does). All writers of a memory must run this version: an earlier one neither reads
+ * tagged ids nor makes its appends conditional. Thread-safe.
  * Failures are the store's {@link dev.parley.core.ParleyException}s; a failed {@link #set} wrote nothing and left the
  * view as it was.
  *
@@ -105,16 +109,15 @@ public final class MemoryLog<M> {
     private static final int MAX_ATTEMPTS = 16;
     private static final int MAX_PENDING_READS = 64;
     private static final int TITLE_ID_LENGTH = 64;
-    private static final int TAG_LENGTH = 12;
+    private static final int TAG_LENGTH = 8;
+    private static final String TAG_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
     private final MessageLog log;
     private final @Nullable SessionCatalog catalog;
     private final MessageCodec<M> codec;
     private final Clock clock;
     /** This writer's id ({@link #WRITER_KEY}): the same for its retries, another for any other writer. */
-    private final RawJson writer;
-    /** This writer's tag in the ids of the entries it writes ({@link #entryId}): {@value #TAG_LENGTH} hex digits. */
-    private final String tag;
+    private final RawJson writer = RawJson.of("\"" + UUID.randomUUID() + "\"");
     private final Map<SessionId, State<M>> states = new ConcurrentHashMap<>();
     private final ThreadLocal<Map<SessionId, View<M>>> reads = ThreadLocal.withInitial(HashMap::new);
 
@@ -129,9 +132,6 @@ public final class MemoryLog<M> {
         this.catalog = store.catalog().orElse(null);
         this.codec = Objects.requireNonNull(codec, "codec");
         this.clock = Objects.requireNonNull(clock, "clock");
-        UUID id = UUID.randomUUID();
-        this.writer = RawJson.of("\"" + id + "\"");
-        this.tag = id.toString().replace("-", "").substring(0, TAG_LENGTH);
     }
 
     /** The session that keeps a memory ({@link MemoryIds#sessionId}). */
@@ -187,10 +187,10 @@ public final class MemoryLog<M> {
             boolean check = false;
             int attempts = 0;
             while (true) {
-                // No read of the log for news when the cached view's latest entry has a writer's tag (entryId): the
+                // No read of the log for news when the cached view's latest entry has a batch's tag (entryId): the
                 // append is conditional on the memory's latest entry being that one, which the store checks
-                // atomically, so a stale view is refused there and reloaded. An id without a tag (an earlier
-                // version's) recurs when a memory is deleted and begun again: such a view is read afresh first.
+                // atomically, so a stale view is refused there and reloaded. An id without a tag (a memory's first,
+                // or an earlier version's) recurs when a memory is begun again: such a view is read afresh first.
                 View<M> cached = state.view;
                 boolean unchecked = !check && cached != null && cached.lastEntry != null && isUnique(cached.lastEntry);
                 View<M> current = unchecked ? cached : fresh(state, memoryId);
@@ -206,8 +206,9 @@ public final class MemoryLog<M> {
                     check = true; // nothing to append, so no append checks the cached view: read the log, decide again
                 } catch (LastEntryMovedException | EntryConflictException | InvalidInputException e) {
                     // Another writer appended or deleted the memory since the view was read: reload and merge again.
-                    // An input refused while the log stood still is the caller's.
-                    if (e instanceof InvalidInputException && log.lastSeq(session, AGENT).orElse(0) == current.lastSeq) {
+                    // An input refused while the log stood still (compared with a view read from it) is the caller's.
+                    if (e instanceof InvalidInputException && !unchecked
+                            && log.lastSeq(session, AGENT).orElse(0) == current.lastSeq) {
                         throw e;
                     }
                     state.view = null;
@@ -496,11 +497,12 @@ public final class MemoryLog<M> {
         List<NewEntry> batch = new ArrayList<>();
         List<Slot<M>> slots = new ArrayList<>(merged.size());
         java.time.Instant now = clock.instant();
+        String tag = newTag();
         for (Object o : merged) {
             if (o instanceof Fresh<?> f) {
                 @SuppressWarnings("unchecked") M m = (M) f.message();
                 Message encoded = codec.encode(m).toBuilder().putMetadata(WRITER_KEY, writer).build();
-                EntryId id = entryId(ordinal++);
+                EntryId id = entryId(ordinal++, tag);
                 batch.add(NewEntry.of(id, parent, now, encoded));
                 slots.add(new Slot<>(id, chainLength++, m));
                 parent = id;
@@ -520,7 +522,7 @@ public final class MemoryLog<M> {
         List<Run> wanted = viewEntry ? runs(slots, chainLength, openStart(current.slots, current.chainLength))
                 : inForce;
         if (viewEntry) {
-            EntryId id = entryId(ordinal++);
+            EntryId id = entryId(ordinal++, tag);
             batch.add(NewEntry.of(id, null, now, new EntryPayload.Custom(VIEW_TYPE, encodeRuns(wanted))));
         }
         if (batch.isEmpty() && unchecked) {
@@ -803,16 +805,33 @@ public final class MemoryLog<M> {
     }
 
     /**
-     * The id of a memory's entry: {@code mem-}, its ordinal in ten digits, and this writer's tag ({@code
-     * mem-0000000042-3f9a0c1b2d4e}). The tag makes it unique to this writer, so that no other incarnation of the memory
-     * (deleted and begun again elsewhere) has an entry of that id: the conditional append of {@link #write} then
-     * cannot take another incarnation's latest entry for the one it expects.
+     * The id of a memory's entry. The first is {@code mem-0000000001}, the same for every writer, so that two writers
+     * that each take the memory for new (a fork, such as one begun in a {@code remote:} fallback store while the server
+     * holds the memory) collide on it: the store refuses the second, now or at replay. Every later one is {@code mem-},
+     * its ordinal and the random tag of the batch that writes it ({@code mem-0000000042-x7Kq2ZbA}), so no other
+     * batch — of another writer, of a later incarnation of the memory (deleted and begun again), or after a truncation
+     * — repeats it: a conditional append ({@link #write}) that finds it still the memory's latest entry finds the log
+     * as the view saw it.
      */
-    private EntryId entryId(long ordinal) {
-        return EntryId.of(String.format("%s%010d-%s", ID_PREFIX, ordinal, tag));
+    private static EntryId entryId(long ordinal, String tag) {
+        return EntryId.of(ordinal == 1 ? String.format("%s%010d", ID_PREFIX, ordinal)
+                : String.format("%s%010d-%s", ID_PREFIX, ordinal, tag));
     }
 
-    /** Whether an entry id has this version's form, {@link #entryId}'s, with a writer's tag. */
+    /**
+     * A new batch's tag for {@link #entryId}: {@value #TAG_LENGTH} random characters of {@code [0-9A-Za-z]} (47 bits),
+     * short because ids are stored in every entry's row, index key and body, and its child's.
+     */
+    private static String newTag() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        char[] tag = new char[TAG_LENGTH];
+        for (int i = 0; i < TAG_LENGTH; i++) {
+            tag[i] = TAG_ALPHABET.charAt(random.nextInt(TAG_ALPHABET.length()));
+        }
+        return new String(tag);
+    }
+
+    /** Whether an entry id has {@link #entryId}'s tagged form, which no other batch repeats. */
     private static boolean isUnique(EntryId id) {
         String v = id.value();
         return v.startsWith(ID_PREFIX) && v.length() == ID_PREFIX.length() + 10 + 1 + TAG_LENGTH

@@ -205,13 +205,14 @@ class MemoryLogTest {
             ReadCountingStore counted = new ReadCountingStore(store);
             MemoryLog<String> memory = new MemoryLog<>(counted, STRINGS, Clock.systemUTC());
             memory.set("m", List.of("a"));
+            memory.set("m", List.of("a", "b")); // after the memory's first entry, whose id every writer shares
             counted.reads.set(0);
 
-            memory.set("m", List.of("a", "b"));
             memory.set("m", List.of("a", "b", "c"));
+            memory.set("m", List.of("a", "b", "c", "d"));
 
             assertThat(counted.reads).hasValue(0);
-            assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m")).containsExactly("a", "b", "c");
+            assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m")).containsExactly("a", "b", "c", "d");
         }
     }
 
@@ -393,6 +394,55 @@ class MemoryLogTest {
             here.set("m", with(read, "c"));
             assertThat(here.get("m")).containsExactly("x", "y", "a", "b", "c");
             assertThat(there.get("m")).containsExactly("x", "y", "a", "b", "c");
+        }
+    }
+
+    /**
+     * Found by a review of the read-free set: entry ids carried one tag per writer, so a writer that began a memory
+     * again after a deletion wrote the same ids as before; another process's set, on a view read before the deletion,
+     * found its expected latest entry still "latest" and chained onto the new memory, its own first messages lost.
+     */
+    @Test
+    void set_ofAListReadBeforeTheSameWriterBeganTheMemoryAgain_keepsBothWritersMessages() {
+        try (Store first = open(); Store second = open()) {
+            MemoryLog<String> here = new MemoryLog<>(first, STRINGS, Clock.systemUTC());
+            MemoryLog<String> there = new MemoryLog<>(second, STRINGS, Clock.systemUTC());
+            there.set("m", List.of("a"));
+            there.set("m", List.of("a", "b"));
+            List<String> read = here.get("m");
+            there.delete("m");
+            there.set("m", List.of("x"));
+            there.set("m", with(there.get("m"), "y"));
+
+            here.set("m", with(read, "c"));
+
+            assertThat(here.get("m")).containsExactly("x", "y", "a", "b", "c");
+            assertThat(new MemoryLog<>(second, STRINGS, Clock.systemUTC()).get("m"))
+                    .containsExactly("x", "y", "a", "b", "c");
+        }
+    }
+
+    /**
+     * Found by a review: after a truncation, the next append reused the removed entry's id, so a set elsewhere whose
+     * base held that id took the new message for the removed one — the other writer's "z" gone from the view, the
+     * removed "b" shown in its place by that process while every other one read "z".
+     */
+    @Test
+    void set_onAViewEndingInAnEntryTruncatedAndWrittenAgain_mergesWithWhatIsThere() {
+        try (Store first = open(); Store second = open()) {
+            MemoryLog<String> here = new MemoryLog<>(first, STRINGS, Clock.systemUTC());
+            MemoryLog<String> there = new MemoryLog<>(second, STRINGS, Clock.systemUTC());
+            there.set("m", List.of("a"));
+            there.set("m", List.of("a", "b"));
+            List<String> read = here.get("m");
+            Entry a = entries(second, "m").get(0);
+            second.log().truncateAfter(MemoryIds.sessionId("m"), a.id());
+            there.set("m", with(there.get("m"), "z"));
+
+            here.set("m", with(read, "c"));
+
+            assertThat(here.get("m")).containsExactly("a", "z", "c");
+            assertThat(new MemoryLog<>(second, STRINGS, Clock.systemUTC()).get("m")).containsExactly("a", "z", "c");
         }
     }
 
