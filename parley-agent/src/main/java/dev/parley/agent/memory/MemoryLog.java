@@ -70,10 +70,10 @@ import org.jspecify.annotations.Nullable;
  *       append is refused whole, and it reloads and merges. A memory's first entry has the same id for every writer
  *       ({@code mem-0000000001}), so two writers that each begin the memory collide on it; every later id carries the
  *       random tag of the batch that wrote it ({@code mem-0000000042-x7Kq2ZbA}), so no other batch repeats it —
- *       not another writer's, not one of the memory begun again after a deletion, not one after a truncation. Each
- *       message also names the {@code MemoryLog} that wrote it (a random id in its metadata, {@value #WRITER_KEY},
- *       which the frameworks do not see), so that two writers adding equal messages at the same moment still differ,
- *       and the store does not take the second for a retry of the first.
+ *       not another writer's, not one of the memory begun again after a deletion, not one after a truncation. The
+ *       first message also names the {@code MemoryLog} that wrote it (a random id in its metadata, {@value #WRITER_KEY},
+ *       which the frameworks do not see), so that two writers beginning a memory with equal messages at the same moment
+ *       still differ, and the store does not take the second for a retry of the first.
  *       The merge is three-way: what the caller removed is measured against the view its own thread last read through
  *       {@link #get}, so messages another writer added meanwhile are kept (placed before the caller's new ones, never
  *       taken for the caller's own, however equal) and never lost or doubled. Within a process, calls on one memory
@@ -104,7 +104,7 @@ public final class MemoryLog<M> {
     public static final String VIEW_TYPE = "parley.memory.view";
 
     private static final String ID_PREFIX = "mem-";
-    /** The key, in a stored message's metadata, of the id of the {@code MemoryLog} that wrote it. */
+    /** The key, in a memory's first message's metadata, of the id of the {@code MemoryLog} that wrote it. */
     public static final String WRITER_KEY = "parley.memory.writer";
     private static final int MAX_ATTEMPTS = 16;
     private static final int MAX_PENDING_READS = 64;
@@ -501,7 +501,10 @@ public final class MemoryLog<M> {
         for (Object o : merged) {
             if (o instanceof Fresh<?> f) {
                 @SuppressWarnings("unchecked") M m = (M) f.message();
-                Message encoded = codec.encode(m).toBuilder().putMetadata(WRITER_KEY, writer).build();
+                Message encoded = codec.encode(m);
+                if (ordinal == 1) { // the one id every writer shares: its content must tell the writers apart
+                    encoded = encoded.toBuilder().putMetadata(WRITER_KEY, writer).build();
+                }
                 EntryId id = entryId(ordinal++, tag);
                 batch.add(NewEntry.of(id, parent, now, encoded));
                 slots.add(new Slot<>(id, chainLength++, m));
