@@ -24,6 +24,7 @@ import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.store.Store;
 import dev.parley.json.Json;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.ArrayDeque;
@@ -43,7 +44,6 @@ import java.util.UUID;
 import java.util.function.ToIntFunction;
 import java.util.stream.IntStream;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -111,6 +111,8 @@ public final class MemoryLog<M> {
     private static final int TITLE_ID_LENGTH = 64;
     private static final int TAG_LENGTH = 8;
     private static final String TAG_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    /** Not a seeded generator: processes started from one snapshot must not draw the same tags. */
+    private static final SecureRandom TAGS = new SecureRandom();
 
     private final MessageLog log;
     private final @Nullable SessionCatalog catalog;
@@ -826,10 +828,9 @@ public final class MemoryLog<M> {
      * short because ids are stored in every entry's row, index key and body, and its child's.
      */
     private static String newTag() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
         char[] tag = new char[TAG_LENGTH];
         for (int i = 0; i < TAG_LENGTH; i++) {
-            tag[i] = TAG_ALPHABET.charAt(random.nextInt(TAG_ALPHABET.length()));
+            tag[i] = TAG_ALPHABET.charAt(TAGS.nextInt(TAG_ALPHABET.length()));
         }
         return new String(tag);
     }
