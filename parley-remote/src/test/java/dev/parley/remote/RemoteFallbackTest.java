@@ -16,6 +16,7 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.ParleyException;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
+import dev.parley.core.log.LastEntryMovedException;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
@@ -363,6 +364,34 @@ class RemoteFallbackTest {
             assertThat(remote.sync()).isEqualTo(new SyncReport(1, 0, 0, null));
             assertThat(server.backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
                     .containsExactly("first", "another writer's", "checked");
+        }
+    }
+
+    /**
+     * Found by a review of the chat memories' read-free update: a conditional append that fell back was appended
+     * whatever the fallback held, so two writers sharing the fallback during an outage both continued after the same
+     * entry: the second, which the server would have refused, was acknowledged, and its writer went on from a view
+     * without the other's entry.
+     */
+    @Test
+    void conditionalAppendThatFellBack_afterAnotherWriterContinuedInTheFallback_isRefusedAndNotJournaled()
+            throws Exception {
+        try (Restartable server = new Restartable(ServerConfig.defaults());
+             Store store = Stores.open(server.client(""))) {
+            RemoteStore remote = (RemoteStore) store;
+            server.stop();
+            NewEntry a = entry("a");
+            store.log().append(SESSION, AgentId.MAIN, List.of(a), Usage.ZERO);
+            store.log().appendIfLast(SESSION, AgentId.MAIN, a.id(), List.of(entry("b")), Usage.ZERO);
+
+            assertThatThrownBy(() -> store.log().appendIfLast(SESSION, AgentId.MAIN, a.id(), List.of(entry("c")),
+                    Usage.ZERO)).isInstanceOf(LastEntryMovedException.class);
+            assertThat(remote.stats().pending()).isEqualTo(2);
+
+            server.start();
+            assertThat(remote.sync()).isEqualTo(new SyncReport(2, 0, 0, null));
+            assertThat(server.backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
+                    .containsExactly("a", "b");
         }
     }
 

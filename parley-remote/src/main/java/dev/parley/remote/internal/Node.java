@@ -5,6 +5,7 @@ import dev.parley.core.CorruptRecordException;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.ParleyException;
 import dev.parley.core.UnavailableException;
+import dev.parley.core.log.LastEntryMovedException;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.Stores;
@@ -132,6 +133,8 @@ public final class Node implements AutoCloseable {
      * order is kept), journaled and carried out on the fallback store.
      *
      * @throws UnavailableException if the fallback store could not take the write either; nothing was acknowledged
+     * @throws LastEntryMovedException if the fallback store refused a conditional append as the server would have;
+     *     nothing was acknowledged or journaled
      */
     public <T> T write(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                        Function<Store, T> onFallback) {
@@ -218,7 +221,11 @@ public final class Node implements AutoCloseable {
                 return fellBack(scope, label, cause, onFallback);
             } catch (ParleyException e) {
                 journal.cancel(id);
-                throw e instanceof UnavailableException ? e : new UnavailableException("the server did not answer ("
+                if (e instanceof UnavailableException || e instanceof LastEntryMovedException) {
+                    // the fallback's own outage, or a conditional append it refused as the server would: as they are
+                    throw e;
+                }
+                throw new UnavailableException("the server did not answer ("
                         + cause.getMessage() + ") and the fallback store " + settings.fallbackUri()
                         + " refused the write: " + e.getMessage(), e);
             } catch (RuntimeException e) {

@@ -104,6 +104,24 @@ public final class Remote {
         return node.strict(scope, request, decode);
     }
 
+    /**
+     * A conditional append carried out by the fallback store, which holds only part of a session: what fell back, and
+     * what it held before. Where it holds the expected entry, its latest entry decides, atomically, as the server's
+     * would: another writer continued after it during the outage, and the append is refused
+     * ({@link dev.parley.core.log.LastEntryMovedException}, nothing journaled). Where it does not (the expected entry is
+     * on the server alone, or none is expected), the batch is appended plainly — a message is never refused for want of
+     * a check the server cannot make — and the fallback's parent check decides.
+     */
+    private static AppendResult appendIfLastInFallback(MessageLog log, SessionId session, AgentId agent,
+                                                       @Nullable EntryId expectedLast, List<NewEntry> batch,
+                                                       Usage usage) {
+        EntryId actual = log.lastEntry(session, agent).map(Entry::id).orElse(null);
+        boolean holdsExpected = expectedLast != null && (expectedLast.equals(actual)
+                || actual != null && log.load(session, agent).stream().anyMatch(e -> e.id().equals(expectedLast)));
+        return holdsExpected ? log.appendIfLast(session, agent, expectedLast, batch, usage)
+                : log.append(session, agent, batch, usage);
+    }
+
     /** The message log of this scope. */
     public MessageLog log() {
         return new MessageLog() {
@@ -116,9 +134,9 @@ public final class Remote {
             }
 
             /**
-             * The condition is checked by the server, atomically with the append. When the server cannot be reached the
-             * batch falls back unconditionally, like any append (a message is never dropped for want of a check); the
-             * replay to the server is then a plain, idempotent append.
+             * The condition is checked by the server, atomically with the append. When the server cannot be reached,
+             * the fallback store checks it where it can ({@link #appendIfLastInFallback}); the replay to the server is a
+             * plain, idempotent append of what the fallback stored.
              */
             @Override
             public AppendResult appendIfLast(SessionId session, AgentId agent, @Nullable EntryId expectedLast,
@@ -129,7 +147,7 @@ public final class Remote {
                 Request plain = new Request("POST", agent(session, agent) + "/entries", Map.of(),
                         Wire.encodeBatch(agent, batch, usage));
                 return node.write(scope, "append", r, plain, Wire::decodeAppendResult,
-                        f -> f.log().append(session, agent, batch, usage));
+                        f -> appendIfLastInFallback(f.log(), session, agent, expectedLast, batch, usage));
             }
 
             @Override
