@@ -824,13 +824,16 @@ public final class MemoryLog<M> {
     }
 
     /**
-     * A new batch's tag for {@link #entryId}: {@value #TAG_LENGTH} random characters of {@code [0-9A-Za-z]} (47 bits),
-     * short because ids are stored in every entry's row, index key and body, and its child's.
+     * A new batch's tag for {@link #entryId}: 47 random bits written as {@value #TAG_LENGTH} characters of
+     * {@code [0-9A-Za-z]} (62^8 is above 2^47, so no two draws share a tag), short because ids are stored in every
+     * entry's row, index key and body, and its child's. One draw of the generator per batch, not one per character.
      */
     private static String newTag() {
+        long bits = TAGS.nextLong() >>> (Long.SIZE - 47);
         char[] tag = new char[TAG_LENGTH];
-        for (int i = 0; i < TAG_LENGTH; i++) {
-            tag[i] = TAG_ALPHABET.charAt(TAGS.nextInt(TAG_ALPHABET.length()));
+        for (int i = TAG_LENGTH - 1; i >= 0; i--) {
+            tag[i] = TAG_ALPHABET.charAt((int) (bits % TAG_ALPHABET.length()));
+            bits /= TAG_ALPHABET.length();
         }
         return new String(tag);
     }
