@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * The message log and its catalog (Planck's persistence behaviour): when a call fails because the server does not
  * answer — a refused connection, a timeout, a 5xx that is not a Parley answer, a 503 {@code UNAVAILABLE}, an open
  * breaker — it is carried out on the fallback store ({@link dev.parley.core.store.Stores#defaultUri()} unless
- * {@code parley.fallback=} names another), a warning is logged ({@code dev.parley.remote}), the
+ * {@code parley.fallback=} names another), the first fallback of an outage is logged as a warning
+ * ({@code dev.parley.remote}; the rest at DEBUG, and the server's return at INFO with their number), the
  * {@linkplain #addListener listeners} are told and {@link #stats()} counts it. A write that fell back is first recorded
  * in the replay journal (fsynced), and replayed to the server in order — in the background every
  * {@code parley.replay} ms, before the next call, and by {@link #sync()} ({@code parley remote sync}) — exactly once:

@@ -26,7 +26,9 @@ import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import dev.parley.server.ParleyServer;
 import dev.parley.server.ServerConfig;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -296,6 +298,38 @@ class RemoteFallbackTest {
             assertThat(server.backend.log().load(SESSION, AgentId.MAIN)).extracting(e -> e.message().text())
                     .containsExactly("small");
         }
+    }
+
+    /**
+     * The fault: every call that fell back logged a warning of its own, so an outage under a busy agent wrote one per
+     * message (42,320 in one run of the fault test). Now an outage warns once, and the server's return says how many
+     * calls fell back. (slf4j-simple, the tests' binding, writes to {@code System.err} as it is at each line.)
+     */
+    @Test
+    void callsThatFallBackInOneOutage_warnOnce_andTheServersReturnCountsThem() throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        try (Restartable server = new Restartable(ServerConfig.defaults());
+             Store store = Stores.open(server.client(""))) {
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("before")), Usage.ZERO);
+            server.stop();
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            for (int i = 0; i < 5; i++) {
+                store.log().append(SESSION, AgentId.MAIN, List.of(entry("during " + i)), Usage.ZERO);
+            }
+            server.start();
+            assertThat(((RemoteStore) store).sync().replayed()).isEqualTo(5);
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("after")), Usage.ZERO);
+            server.stop();
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("in the second outage")), Usage.ZERO);
+        } finally {
+            System.setErr(err);
+        }
+        List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines.stream().filter(l -> l.contains("append fell back to")).toList()).hasSize(2)
+                .allMatch(l -> l.contains("WARN") && l.contains("further fallbacks are logged at DEBUG"));
+        assertThat(lines).anyMatch(l -> l.contains("INFO") && l.contains("the server answers again; calls that fell back")
+                && l.endsWith("meanwhile: 5"));
     }
 
     @Test

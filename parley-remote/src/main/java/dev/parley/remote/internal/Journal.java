@@ -14,9 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,6 +32,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every change and every replay runs under {@link #locked}: a lock per file in this JVM and an exclusive file lock
  * ({@code …lock}) across processes that share the journal. Thread-safe.
+ *
+ * <p>A journal begun by this version starts with a generation line ({@code {"journal":"<uuid>"}}), written with its
+ * first record; emptying the journal ends the generation. While the file still starts with the generation this
+ * instance read, {@link #pending} reads only the lines added since its last call (by any process), so a call during a
+ * long outage costs the same with one write pending as with a hundred thousand. A file without one (begun by an
+ * earlier version) is read whole each time, as before.
+ *
+ * <p>A {@code done} mark of a replayed append that carries entries ({@link Op#idempotent}) is written without its own
+ * fsync: lost in a crash, it only makes the next replay send the append again, which the server recognises and stores
+ * nothing for. {@link #flush} makes such marks durable; {@link Node} calls it before replaying any other write and when
+ * a replay ends, so a write that is not idempotent is never sent again after later ones.
  */
 public final class Journal {
     private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
@@ -42,7 +52,34 @@ public final class Journal {
     private final Path lockFile;
 
     /** A pending write: its id, its scope (null for the token's) and its request. */
-    public record Op(String id, @Nullable String scope, String label, Request request) {}
+    public record Op(String id, @Nullable String scope, String label, Request request) {
+        /**
+         * Whether sending it again after the server applied it changes nothing: an append that carries entries (the
+         * server recognises a batch it holds by their ids). A usage-only append would be counted twice, a
+         * {@code truncateAfter} or a delete would remove what came after it.
+         */
+        public boolean idempotent() {
+            JsonNode body = request.body();
+            return "append".equals(label) && body != null && body.path("entries").size() > 0;
+        }
+    }
+
+    /** The generation line's field. */
+    private static final String GENERATION = "journal";
+    /** The longest generation line: {@code {"journal":"<36-char uuid>"}} and its newline, with room to spare. */
+    private static final int GENERATION_LINE_MAX = 128;
+
+    // What this instance has read of the file, touched only under the file's lock (shared by every instance on it).
+    /** The generation the file started with when last read, or null: the next read starts from the beginning. */
+    private @Nullable String generation;
+    /** Bytes read so far: whole lines. */
+    private long readTo;
+    /** The writes recorded and not yet settled in what was read, in order. */
+    private final LinkedHashMap<String, Op> unsettled = new LinkedHashMap<>();
+    /** Marks were written to the journal without an fsync since its last one. */
+    private boolean unsynced;
+    /** Lines parsed so far, for tests: a read that starts over shows as a jump. */
+    private long linesParsed;
 
     public Journal(Path file) {
         this.file = file.toAbsolutePath();
@@ -101,7 +138,7 @@ public final class Journal {
         o.put("label", label);
         o.set("request", request.toJson());
         locked(() -> {
-            append(file, o);
+            appendToJournal(o, true);
             return null;
         });
         return id;
@@ -109,12 +146,29 @@ public final class Journal {
 
     /** Settles a write whose fallback failed: it was never acknowledged and is not replayed. */
     public void cancel(String id) {
-        mark("cancel", id);
+        mark("cancel", id, true);
     }
 
-    /** Settles a write the server acknowledged at replay. Call under {@link #locked}. */
-    public void done(String id) {
-        mark("done", id);
+    /**
+     * Settles a write the server acknowledged at replay: durable when this returns, unless {@code op} is
+     * {@linkplain Op#idempotent idempotent} (then at the next {@link #flush} or fsync of the journal). Call under
+     * {@link #locked}.
+     */
+    public void done(Op op) {
+        mark("done", op.id(), !op.idempotent());
+    }
+
+    /** Makes every mark written so far durable. Call under {@link #locked}. */
+    public void flush() {
+        if (!unsynced) {
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.force(false);
+            unsynced = false;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot write the replay journal " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Moves a write the server refused at replay to the conflicts file and settles it. Call under {@link #locked}. */
@@ -125,38 +179,117 @@ public final class Journal {
         o.put("label", op.label());
         o.put("detail", detail);
         o.set("request", op.request().toJson());
-        append(conflicts, o);
-        mark("conflict", op.id());
+        append(conflicts, o, true);
+        mark("conflict", op.id(), true);
     }
 
-    private void mark(String kind, String id) {
+    private void mark(String kind, String id, boolean durable) {
         ObjectNode o = Json.object();
         o.put(kind, id);
         locked(() -> {
-            append(file, o);
+            appendToJournal(o, durable);
             return null;
         });
     }
 
     /** The pending writes, in order. Call under {@link #locked}. */
     public List<Op> pending() {
-        List<JsonNode> lines = read(file);
-        Set<String> settled = new HashSet<>();
-        for (JsonNode l : lines) {
+        refresh();
+        return List.copyOf(unsettled.values());
+    }
+
+    /** Lines this instance has parsed since it was made (for tests). */
+    long linesParsed() {
+        return linesParsed;
+    }
+
+    /**
+     * Brings {@link #unsettled} up to the file: reads the lines added since the last read while the file starts with
+     * the generation read then, or the whole file when it does not (emptied since, and perhaps begun again, by any
+     * process; or begun by an earlier version, without a generation line).
+     */
+    private void refresh() {
+        if (!Files.exists(file)) {
+            forget();
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (generation == null || size < readTo || !generation.equals(generationOf(ch, size))) {
+                forget();
+            }
+            if (size == readTo) {
+                return;
+            }
+            ByteBuffer tail = ByteBuffer.allocate(Math.toIntExact(size - readTo));
+            while (tail.hasRemaining() && ch.read(tail, readTo + tail.position()) >= 0) {
+                // read to the size seen: lines appended meanwhile are read next time
+            }
+            byte[] bytes = tail.array();
+            int start = 0;
+            for (int i = 0; i < tail.position(); i++) {
+                if (bytes[i] != '\n') {
+                    continue;
+                }
+                take(new String(bytes, start, i - start, StandardCharsets.UTF_8), readTo + start == 0);
+                start = i + 1;
+            }
+            readTo += start; // a torn last line (no newline yet) is left: its write was never acknowledged
+        } catch (IOException e) {
+            forget();
+            throw new UnavailableException("cannot read the replay journal " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void take(String line, boolean first) {
+        if (line.isBlank()) {
+            return;
+        }
+        JsonNode l;
+        try {
+            l = Wire.parse(line, "a journal line");
+        } catch (RuntimeException e) {
+            return; // a torn line, completed by the newline written before the next: never acknowledged
+        }
+        linesParsed++;
+        if (first && l.path(GENERATION).isTextual()) {
+            generation = l.get(GENERATION).asText();
+        } else if (l.has("request")) {
+            String id = l.get("id").asText();
+            unsettled.put(id, new Op(id, l.path("scope").isTextual() ? l.get("scope").asText() : null,
+                    l.path("label").asText(), Request.fromJson(l.get("request"))));
+        } else {
             for (String kind : List.of("done", "cancel", "conflict")) {
                 if (l.has(kind)) {
-                    settled.add(l.get(kind).asText());
+                    unsettled.remove(l.get(kind).asText());
                 }
             }
         }
-        List<Op> out = new ArrayList<>();
-        for (JsonNode l : lines) {
-            if (l.has("request") && !settled.contains(l.get("id").asText())) {
-                out.add(new Op(l.get("id").asText(), l.path("scope").isTextual() ? l.get("scope").asText() : null,
-                        l.path("label").asText(), Request.fromJson(l.get("request"))));
-            }
+    }
+
+    /** The generation named by the file's first line, or null when it names none. */
+    private static @Nullable String generationOf(FileChannel ch, long size) throws IOException {
+        ByteBuffer head = ByteBuffer.allocate((int) Math.min(size, GENERATION_LINE_MAX));
+        while (head.hasRemaining() && ch.read(head, head.position()) >= 0) {
+            // the first line, or as much of the file as there is
         }
-        return out;
+        String text = new String(head.array(), 0, head.position(), StandardCharsets.UTF_8);
+        int newline = text.indexOf('\n');
+        if (newline < 0) {
+            return null;
+        }
+        try {
+            JsonNode first = Wire.parse(text.substring(0, newline), "a journal line");
+            return first.path(GENERATION).isTextual() ? first.get(GENERATION).asText() : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private void forget() {
+        generation = null;
+        readTo = 0;
+        unsettled.clear();
     }
 
     /** Empties the journal when nothing is pending. Call under {@link #locked}. */
@@ -165,9 +298,11 @@ public final class Journal {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
                 ch.truncate(0);
                 ch.force(true);
+                unsynced = false;
             } catch (IOException e) {
                 throw new UnavailableException("cannot empty the replay journal " + file + ": " + e.getMessage(), e);
             }
+            forget();
         }
     }
 
@@ -198,8 +333,33 @@ public final class Journal {
         return out;
     }
 
-    private static void append(Path path, JsonNode line) {
-        byte[] bytes = (Wire.write(line) + "\n").getBytes(StandardCharsets.UTF_8);
+    /**
+     * Appends {@code line} to the journal, after a new generation line when the journal is empty; fsynced when
+     * {@code durable} (with every mark written before it).
+     */
+    private void appendToJournal(JsonNode line, boolean durable) {
+        boolean empty;
+        try {
+            empty = !Files.exists(file) || Files.size(file) == 0;
+        } catch (IOException e) {
+            throw new UnavailableException("cannot read the replay journal " + file + ": " + e.getMessage(), e);
+        }
+        String text = Wire.write(line) + "\n";
+        if (empty) {
+            ObjectNode begun = Json.object();
+            begun.put(GENERATION, UUID.randomUUID().toString());
+            text = Wire.write(begun) + "\n" + text;
+        }
+        append(file, text, durable);
+        unsynced = !durable;
+    }
+
+    private static void append(Path path, JsonNode line, boolean durable) {
+        append(path, Wire.write(line) + "\n", durable);
+    }
+
+    private static void append(Path path, String lines, boolean durable) {
+        byte[] bytes = lines.getBytes(StandardCharsets.UTF_8);
         try {
             Files.createDirectories(path.getParent());
             try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -217,7 +377,9 @@ public final class Journal {
                 while (buf.hasRemaining()) {
                     end += ch.write(buf, end);
                 }
-                ch.force(false);
+                if (durable) {
+                    ch.force(false);
+                }
             }
         } catch (IOException e) {
             throw new UnavailableException("cannot write the replay journal " + path + ": " + e.getMessage(), e);

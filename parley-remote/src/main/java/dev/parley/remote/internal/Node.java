@@ -41,6 +41,8 @@ public final class Node implements AutoCloseable {
     private final AtomicLong fallbacks = new AtomicLong();
     private final AtomicLong replays = new AtomicLong();
     private final AtomicLong conflicts = new AtomicLong();
+    /** Calls that fell back since the server last answered; the first of them is logged at WARN, the rest at DEBUG. */
+    private final AtomicLong outageFallbacks = new AtomicLong();
     private final ScheduledExecutorService replayer;
     private volatile @Nullable Store fallback;
 
@@ -121,7 +123,7 @@ public final class Node implements AutoCloseable {
         }
         JsonNode answer;
         try {
-            answer = transport.send(request, scope);
+            answer = send(request, scope);
         } catch (Outage e) {
             return fellBack(scope, label, e, onFallback);
         }
@@ -151,7 +153,7 @@ public final class Node implements AutoCloseable {
         calls.incrementAndGet();
         if (catchUp()) {
             try {
-                return decoded(request, transport.send(request, scope), decode);
+                return decoded(request, send(request, scope), decode);
             } catch (Outage e) {
                 return journaled(scope, label, replayed, e, onFallback);
             }
@@ -189,7 +191,7 @@ public final class Node implements AutoCloseable {
         calls.incrementAndGet();
         JsonNode answer;
         try {
-            answer = transport.send(request, scope);
+            answer = send(request, scope);
         } catch (Outage e) {
             throw new UnavailableException(e.getMessage() + " (session records and archives do not fall back: a"
                     + " revisioned record cannot be forked safely; retry later)", e);
@@ -235,10 +237,37 @@ public final class Node implements AutoCloseable {
         });
     }
 
+    /**
+     * Sends {@code request} to the server. The first answer after calls fell back ends the outage in the log: an INFO
+     * line counts them, and the next fallback warns again.
+     *
+     * @throws Outage if the server did not answer
+     */
+    public JsonNode send(Request request, @Nullable String scope) {
+        JsonNode answer = transport.send(request, scope);
+        long fellBack = outageFallbacks.getAndSet(0);
+        if (fellBack > 0) {
+            LOG.info("remote store {}: the server answers again; calls that fell back to {} meanwhile: {}",
+                    settings.server(), Stores.redact(settings.fallbackUri()), fellBack);
+        }
+        return answer;
+    }
+
+    /**
+     * Carries out a call on the fallback store. The first fallback of an outage is logged at WARN with its cause, the
+     * others at DEBUG (an outage of a busy agent would otherwise write a warning per message); every one is counted
+     * ({@link dev.parley.remote.RemoteStats#fallbacks()}) and passed to the listeners.
+     */
     private <T> T fellBack(@Nullable String scope, String label, Outage cause, Function<Store, T> onFallback) {
         fallbacks.incrementAndGet();
-        LOG.warn("remote store {}: {} fell back to {}: {}", settings.server(), label,
-                Stores.redact(settings.fallbackUri()), cause.getMessage());
+        if (outageFallbacks.getAndIncrement() == 0) {
+            LOG.warn("remote store {}: {} fell back to {}: {}; further fallbacks are logged at DEBUG until the server"
+                    + " answers again", settings.server(), label, Stores.redact(settings.fallbackUri()),
+                    cause.getMessage());
+        } else {
+            LOG.debug("remote store {}: {} fell back to {}: {}", settings.server(), label,
+                    Stores.redact(settings.fallbackUri()), cause.getMessage());
+        }
         for (RemoteListener l : listeners) {
             l.fellBack(label, cause);
         }
@@ -282,43 +311,54 @@ public final class Node implements AutoCloseable {
     private Replay replayPending() {
         transport.requireOpen(); // a closed store replays nothing: its calls fail here, before any write is judged
         return journal.locked(() -> {
-            int replayed = 0;
-            int refused = 0;
-            List<Journal.Op> pending = journal.pending();
-            for (int i = 0; i < pending.size(); i++) {
-                Journal.Op op = pending.get(i);
-                try {
-                    transport.send(op.request(), op.scope());
-                    journal.done(op.id());
-                    replayed++;
-                    replays.incrementAndGet();
-                    for (RemoteListener l : listeners) {
-                        l.replayed(op.label());
-                    }
-                } catch (Outage | StoreClosed e) { // a closed store leaves the rest for the next open
-                    return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), null);
-                } catch (Misconfigured e) { // not a verdict on the write: it waits for a configuration that works
-                    LOG.warn("remote store {}: the replay stopped, this client cannot use the server as configured; {}"
-                            + " writes stay pending: {}", settings.server(), pending.size() - i, e.getMessage());
-                    return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), e);
-                } catch (UnavailableException e) { // what answers is not a Parley server: no verdict on the write
-                    LOG.warn("remote store {}: the replay stopped, {} writes stay pending: {}", settings.server(),
-                            pending.size() - i, e.getMessage());
-                    return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), e);
-                } catch (ParleyException e) {
-                    journal.conflict(op, e.stableCode() + ": " + e.getMessage());
-                    refused++;
-                    conflicts.incrementAndGet();
-                    LOG.error("remote store {}: the replay of {} was refused; it stays in the fallback store and in {}:"
-                            + " {}", settings.server(), op.label(), journal.conflictsFile(), e.getMessage());
-                    for (RemoteListener l : listeners) {
-                        l.conflict(op.label(), e);
-                    }
+            try {
+                return replayLocked();
+            } finally {
+                journal.flush(); // the done marks of the appends replayed, in one fsync
+            }
+        });
+    }
+
+    private Replay replayLocked() {
+        int replayed = 0;
+        int refused = 0;
+        List<Journal.Op> pending = journal.pending();
+        for (int i = 0; i < pending.size(); i++) {
+            Journal.Op op = pending.get(i);
+            try {
+                if (!op.idempotent()) {
+                    journal.flush(); // sent again after the writes replayed before it, it could undo them
+                }
+                send(op.request(), op.scope());
+                journal.done(op);
+                replayed++;
+                replays.incrementAndGet();
+                for (RemoteListener l : listeners) {
+                    l.replayed(op.label());
+                }
+            } catch (Outage | StoreClosed e) { // a closed store leaves the rest for the next open
+                return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), null);
+            } catch (Misconfigured e) { // not a verdict on the write: it waits for a configuration that works
+                LOG.warn("remote store {}: the replay stopped, this client cannot use the server as configured; {}"
+                        + " writes stay pending: {}", settings.server(), pending.size() - i, e.getMessage());
+                return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), e);
+            } catch (UnavailableException e) { // what answers is not a Parley server: no verdict on the write
+                LOG.warn("remote store {}: the replay stopped, {} writes stay pending: {}", settings.server(),
+                        pending.size() - i, e.getMessage());
+                return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), e);
+            } catch (ParleyException e) {
+                journal.conflict(op, e.stableCode() + ": " + e.getMessage());
+                refused++;
+                conflicts.incrementAndGet();
+                LOG.error("remote store {}: the replay of {} was refused; it stays in the fallback store and in {}:"
+                        + " {}", settings.server(), op.label(), journal.conflictsFile(), e.getMessage());
+                for (RemoteListener l : listeners) {
+                    l.conflict(op.label(), e);
                 }
             }
-            journal.compact();
-            return new Replay(new SyncReport(replayed, refused, 0, null), null);
-        });
+        }
+        journal.compact();
+        return new Replay(new SyncReport(replayed, refused, 0, null), null);
     }
 
     private void replayInBackground() {
@@ -328,7 +368,7 @@ public final class Node implements AutoCloseable {
         try {
             SyncReport r = replay();
             if (r.replayed() > 0) {
-                LOG.info("remote store {}: replayed {} writes that fell back ({} pending)", settings.server(),
+                LOG.info("remote store {}: writes that fell back replayed: {} ({} pending)", settings.server(),
                         r.replayed(), r.pending());
             }
         } catch (RuntimeException e) {
