@@ -107,7 +107,7 @@ public final class RemoteStore extends BaseStore {
      */
     public RemoteStats stats() {
         return new RemoteStats(node.calls(), node.fallbacks(), node.replays(), node.conflicts(),
-                node.journal().locked(() -> node.journal().pending().size()), node.transport().breakerState());
+                node.journal().locked(node.journal()::pendingCount), node.transport().breakerState());
     }
 
     /**

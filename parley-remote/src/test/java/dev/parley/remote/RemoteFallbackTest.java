@@ -303,17 +303,11 @@ class RemoteFallbackTest {
     /**
      * The fault: every call that fell back logged a warning of its own, so an outage under a busy agent wrote one per
      * message (42,320 in one run of the fault test). Now an outage warns once, and the server's return says how many
-     * calls fell back. (slf4j-simple, the tests' binding, writes to {@code System.err} as it is at each line.)
+     * calls fell back.
      */
     @Test
     void callsThatFallBackInOneOutage_warnOnce_andTheServersReturnCountsThem() throws Exception {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream err = System.err;
-        try (Restartable server = new Restartable(ServerConfig.defaults());
-             Store store = Stores.open(server.client(""))) {
-            store.log().append(SESSION, AgentId.MAIN, List.of(entry("before")), Usage.ZERO);
-            server.stop();
-            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        List<String> lines = loggedInAnOutage((server, store) -> {
             for (int i = 0; i < 5; i++) {
                 store.log().append(SESSION, AgentId.MAIN, List.of(entry("during " + i)), Usage.ZERO);
             }
@@ -322,14 +316,54 @@ class RemoteFallbackTest {
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("after")), Usage.ZERO);
             server.stop();
             store.log().append(SESSION, AgentId.MAIN, List.of(entry("in the second outage")), Usage.ZERO);
-        } finally {
-            System.setErr(err);
-        }
-        List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
+        });
         assertThat(lines.stream().filter(l -> l.contains("append fell back to")).toList()).hasSize(2)
                 .allMatch(l -> l.contains("WARN") && l.contains("further fallbacks are logged at DEBUG"));
         assertThat(lines).anyMatch(l -> l.contains("INFO") && l.contains("the server answers again; calls that fell back")
                 && l.endsWith("meanwhile: 5"));
+    }
+
+    /** What happens in an outage: the server was stopped after one append, and is stopped again when this ends. */
+    interface InAnOutage {
+        void run(Restartable server, Store store) throws Exception;
+    }
+
+    /**
+     * The lines logged while {@code body} runs, from a client of a server that answered one append and then stopped.
+     * slf4j-simple, the tests' binding, writes to {@code System.err} as it is at each line (test classes run one at a
+     * time in this module).
+     */
+    private List<String> loggedInAnOutage(InAnOutage body) throws Exception {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream err = System.err;
+        try (Restartable server = new Restartable(ServerConfig.defaults());
+             Store store = Stores.open(server.client(""))) {
+            store.log().append(SESSION, AgentId.MAIN, List.of(entry("before")), Usage.ZERO);
+            server.stop();
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            body.run(server, store);
+        } finally {
+            System.setErr(err);
+        }
+        return captured.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
+    /**
+     * Found by a review: only a successful answer ended an outage in the log, so when the server came back and
+     * answered nothing but errors before it went down again, the second outage was logged at DEBUG only.
+     */
+    @Test
+    void anErrorAnswerBetweenTwoOutages_endsTheFirst_soTheSecondWarnsAgain() throws Exception {
+        List<String> lines = loggedInAnOutage((server, store) -> {
+            store.log().load(SESSION, AgentId.MAIN); // a read falls back; nothing is journaled
+            server.start();
+            assertThat(store.catalog().orElseThrow().find(new SessionId("no-such-session"))).isEmpty(); // a 404
+            server.stop();
+            store.log().load(SESSION, AgentId.MAIN);
+        });
+        assertThat(lines.stream().filter(l -> l.contains("WARN") && l.contains("load fell back to")).toList())
+                .hasSize(2);
+        assertThat(lines).anyMatch(l -> l.contains("INFO") && l.endsWith("meanwhile: 1"));
     }
 
     @Test

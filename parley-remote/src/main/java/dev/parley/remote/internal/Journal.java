@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.UnavailableException;
 import dev.parley.json.Json;
 import dev.parley.json.wire.Wire;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -25,24 +29,28 @@ import org.jspecify.annotations.Nullable;
 /**
  * The replay journal: the writes that fell back, in the order they were acknowledged, each as the request to send
  * again, in a JSONL file; and the marks that settle them ({@code done} once the server acknowledged the replay,
- * {@code cancel} when the fallback write failed and nothing was acknowledged). Each line is fsynced before the call
- * that wrote it returns. A write the server refused at replay (it went on differently) is moved to the conflicts file
- * beside the journal ({@code …conflicts.jsonl}) and reported; it is never merged. When nothing is pending, the
- * journal is emptied.
+ * {@code cancel} when the fallback write failed and nothing was acknowledged). A write's line is fsynced before the
+ * call that wrote it returns, and so is every mark but one kind (below). A write the server refused at replay (it went
+ * on differently) is moved to the conflicts file beside the journal ({@code …conflicts.jsonl}) and reported; it is
+ * never merged. When nothing is pending, the journal is emptied.
  *
  * <p>Every change and every replay runs under {@link #locked}: a lock per file in this JVM and an exclusive file lock
  * ({@code …lock}) across processes that share the journal. Thread-safe.
  *
  * <p>A journal begun by this version starts with a generation line ({@code {"journal":"<uuid>"}}), written with its
  * first record; emptying the journal ends the generation. While the file still starts with the generation this
- * instance read, {@link #pending} reads only the lines added since its last call (by any process), so a call during a
- * long outage costs the same with one write pending as with a hundred thousand. A file without one (begun by an
- * earlier version) is read whole each time, as before.
+ * instance read, {@link #pending} reads only the lines added since its last call (by any process), and keeps of each
+ * pending write only its id and place in the file: its request is read when it is replayed ({@link #op}). So a call
+ * during a long outage reads one new line, not the whole journal, and holds no request bodies in memory. A file
+ * without the line (begun by an earlier version) is read whole each time, as before.
  *
- * <p>A {@code done} mark of a replayed append that carries entries ({@link Op#idempotent}) is written without its own
- * fsync: lost in a crash, it only makes the next replay send the append again, which the server recognises and stores
- * nothing for. {@link #flush} makes such marks durable; {@link Node} calls it before replaying any other write and when
- * a replay ends, so a write that is not idempotent is never sent again after later ones.
+ * <p>The {@code done} mark of a replayed append that carries entries ({@link Op#idempotent}) is written without an
+ * fsync of its own; every {@value #FLUSH_EVERY}th such mark, and {@link #flush}, make them durable. A crash of the
+ * machine that loses some makes the next replay send those appends again, which the server recognises and stores
+ * nothing for — unless a writer removed them meanwhile ({@code truncateAfter}, a deletion), which they then come
+ * back into, as a replayed {@code truncateAfter} itself can (docs/08). {@link Node} flushes before it replays any
+ * other kind of write and when a replay ends, so an append is never sent again after a later write of this journal
+ * that it could undo.
  */
 public final class Journal {
     private static final ConcurrentHashMap<Path, ReentrantLock> LOCKS = new ConcurrentHashMap<>();
@@ -64,8 +72,13 @@ public final class Journal {
         }
     }
 
-    /** The generation line's field. */
-    private static final String GENERATION = "journal";
+    /** A pending write's line in the journal: its id, and where it is (valid while its generation lasts). */
+    public record Line(String id, long offset, int length) {}
+
+    /** The most {@code done} marks written without an fsync. */
+    static final int FLUSH_EVERY = 64;
+    /** The generation line's one field. */
+    private static final String GENERATION_FIELD = "journal";
     /** The longest generation line: {@code {"journal":"<36-char uuid>"}} and its newline, with room to spare. */
     private static final int GENERATION_LINE_MAX = 128;
 
@@ -75,9 +88,9 @@ public final class Journal {
     /** Bytes read so far: whole lines. */
     private long readTo;
     /** The writes recorded and not yet settled in what was read, in order. */
-    private final LinkedHashMap<String, Op> unsettled = new LinkedHashMap<>();
-    /** Marks were written to the journal without an fsync since its last one. */
-    private boolean unsynced;
+    private final LinkedHashMap<String, Line> unsettled = new LinkedHashMap<>();
+    /** Marks written to the journal by this instance without an fsync since its last one. */
+    private int unsynced;
     /** Lines parsed so far, for tests: a read that starts over shows as a jump. */
     private long linesParsed;
 
@@ -155,17 +168,17 @@ public final class Journal {
      * {@link #locked}.
      */
     public void done(Op op) {
-        mark("done", op.id(), !op.idempotent());
+        mark("done", op.id(), !op.idempotent() || unsynced + 1 >= FLUSH_EVERY);
     }
 
     /** Makes every mark written so far durable. Call under {@link #locked}. */
     public void flush() {
-        if (!unsynced) {
+        if (unsynced == 0) {
             return;
         }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.force(false);
-            unsynced = false;
+            unsynced = 0;
         } catch (IOException e) {
             throw new UnavailableException("cannot write the replay journal " + file + ": " + e.getMessage(), e);
         }
@@ -192,10 +205,52 @@ public final class Journal {
         });
     }
 
-    /** The pending writes, in order. Call under {@link #locked}. */
-    public List<Op> pending() {
+    /** The pending writes, in order, as their lines; {@link #op} reads each. Call under {@link #locked}. */
+    public List<Line> pending() {
         refresh();
         return List.copyOf(unsettled.values());
+    }
+
+    /** How many writes are pending. Call under {@link #locked}. */
+    public int pendingCount() {
+        refresh();
+        return unsettled.size();
+    }
+
+    /**
+     * The write a line of {@link #pending} records, read from the journal. Call under {@link #locked}, in the same
+     * hold as the {@link #pending} call that gave the line.
+     *
+     * @throws UnavailableException if the journal cannot be read, or no longer holds the line there
+     */
+    public Op op(Line line) {
+        ByteBuffer bytes = ByteBuffer.allocate(line.length());
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (bytes.hasRemaining() && ch.read(bytes, line.offset() + bytes.position()) >= 0) {
+                // to the line's end
+            }
+        } catch (IOException e) {
+            throw new UnavailableException("cannot read the replay journal " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            JsonNode l = Wire.parse(new String(bytes.array(), 0, bytes.position(), StandardCharsets.UTF_8),
+                    "a journal line");
+            if (!line.id().equals(l.path("id").asText(null)) || !l.has("request")) {
+                throw new IllegalStateException("another line is there");
+            }
+            return new Op(line.id(), l.path("scope").isTextual() ? l.get("scope").asText() : null,
+                    l.path("label").asText(), Request.fromJson(l.get("request")));
+        } catch (RuntimeException e) {
+            forget();
+            throw new UnavailableException("the replay journal " + file + " changed under its lock: the write " + line.id()
+                    + " is no longer at byte " + line.offset() + " (" + e.getMessage() + "); it is read again next time",
+                    e);
+        }
+    }
+
+    /** Marks this instance wrote since the journal's last fsync (for tests). */
+    int unsyncedMarks() {
+        return unsynced;
     }
 
     /** Lines this instance has parsed since it was made (for tests). */
@@ -218,30 +273,31 @@ public final class Journal {
             if (generation == null || size < readTo || !generation.equals(generationOf(ch, size))) {
                 forget();
             }
-            if (size == readTo) {
-                return;
-            }
-            ByteBuffer tail = ByteBuffer.allocate(Math.toIntExact(size - readTo));
-            while (tail.hasRemaining() && ch.read(tail, readTo + tail.position()) >= 0) {
-                // read to the size seen: lines appended meanwhile are read next time
-            }
-            byte[] bytes = tail.array();
-            int start = 0;
-            for (int i = 0; i < tail.position(); i++) {
-                if (bytes[i] != '\n') {
+            InputStream in = new BufferedInputStream(Channels.newInputStream(ch.position(readTo)), 1 << 16);
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            long lineStart = readTo;
+            for (long at = readTo; at < size; at++) { // to the size seen: lines appended meanwhile are read next time
+                int b = in.read();
+                if (b < 0) {
+                    break;
+                }
+                if (b != '\n') {
+                    line.write(b);
                     continue;
                 }
-                take(new String(bytes, start, i - start, StandardCharsets.UTF_8), readTo + start == 0);
-                start = i + 1;
+                apply(line.toString(StandardCharsets.UTF_8), lineStart, (int) (at - lineStart));
+                line.reset();
+                lineStart = at + 1;
+                readTo = lineStart; // a torn last line (no newline yet) is left: its write was never acknowledged
             }
-            readTo += start; // a torn last line (no newline yet) is left: its write was never acknowledged
         } catch (IOException e) {
             forget();
             throw new UnavailableException("cannot read the replay journal " + file + ": " + e.getMessage(), e);
         }
     }
 
-    private void take(String line, boolean first) {
+    /** Takes one whole line read at {@code offset} into {@link #unsettled} (or the generation, for the first). */
+    private void apply(String line, long offset, int length) {
         if (line.isBlank()) {
             return;
         }
@@ -252,12 +308,11 @@ public final class Journal {
             return; // a torn line, completed by the newline written before the next: never acknowledged
         }
         linesParsed++;
-        if (first && l.path(GENERATION).isTextual()) {
-            generation = l.get(GENERATION).asText();
-        } else if (l.has("request")) {
+        if (offset == 0 && l.path(GENERATION_FIELD).isTextual()) {
+            generation = l.get(GENERATION_FIELD).asText();
+        } else if (l.has("request") && l.path("id").isTextual()) {
             String id = l.get("id").asText();
-            unsettled.put(id, new Op(id, l.path("scope").isTextual() ? l.get("scope").asText() : null,
-                    l.path("label").asText(), Request.fromJson(l.get("request"))));
+            unsettled.put(id, new Line(id, offset, length));
         } else {
             for (String kind : List.of("done", "cancel", "conflict")) {
                 if (l.has(kind)) {
@@ -280,7 +335,7 @@ public final class Journal {
         }
         try {
             JsonNode first = Wire.parse(text.substring(0, newline), "a journal line");
-            return first.path(GENERATION).isTextual() ? first.get(GENERATION).asText() : null;
+            return first.path(GENERATION_FIELD).isTextual() ? first.get(GENERATION_FIELD).asText() : null;
         } catch (RuntimeException e) {
             return null;
         }
@@ -298,7 +353,7 @@ public final class Journal {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
                 ch.truncate(0);
                 ch.force(true);
-                unsynced = false;
+                unsynced = 0;
             } catch (IOException e) {
                 throw new UnavailableException("cannot empty the replay journal " + file + ": " + e.getMessage(), e);
             }
@@ -347,11 +402,11 @@ public final class Journal {
         String text = Wire.write(line) + "\n";
         if (empty) {
             ObjectNode begun = Json.object();
-            begun.put(GENERATION, UUID.randomUUID().toString());
+            begun.put(GENERATION_FIELD, UUID.randomUUID().toString());
             text = Wire.write(begun) + "\n" + text;
         }
         append(file, text, durable);
-        unsynced = !durable;
+        unsynced = durable ? 0 : unsynced + 1;
     }
 
     private static void append(Path path, JsonNode line, boolean durable) {

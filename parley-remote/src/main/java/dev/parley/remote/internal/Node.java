@@ -123,7 +123,7 @@ public final class Node implements AutoCloseable {
         }
         JsonNode answer;
         try {
-            answer = send(request, scope);
+            answer = sendNotingAnswer(request, scope);
         } catch (Outage e) {
             return fellBack(scope, label, e, onFallback);
         }
@@ -153,7 +153,7 @@ public final class Node implements AutoCloseable {
         calls.incrementAndGet();
         if (catchUp()) {
             try {
-                return decoded(request, send(request, scope), decode);
+                return decoded(request, sendNotingAnswer(request, scope), decode);
             } catch (Outage e) {
                 return journaled(scope, label, replayed, e, onFallback);
             }
@@ -191,7 +191,7 @@ public final class Node implements AutoCloseable {
         calls.incrementAndGet();
         JsonNode answer;
         try {
-            answer = send(request, scope);
+            answer = sendNotingAnswer(request, scope);
         } catch (Outage e) {
             throw new UnavailableException(e.getMessage() + " (session records and archives do not fall back: a"
                     + " revisioned record cannot be forked safely; retry later)", e);
@@ -238,19 +238,31 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Sends {@code request} to the server. The first answer after calls fell back ends the outage in the log: an INFO
-     * line counts them, and the next fallback warns again.
+     * Sends {@code request} to the server ({@link Transport#send}). Any answer — an error answer too — after calls fell
+     * back ends the outage in the log: an INFO line counts them, and the next fallback warns again.
      *
      * @throws Outage if the server did not answer
      */
-    public JsonNode send(Request request, @Nullable String scope) {
-        JsonNode answer = transport.send(request, scope);
+    public JsonNode sendNotingAnswer(Request request, @Nullable String scope) {
+        JsonNode answer;
+        try {
+            answer = transport.send(request, scope);
+        } catch (Outage e) {
+            throw e;
+        } catch (RuntimeException e) {
+            answered(); // an error answer (or a refusal this client must mend): not an outage
+            throw e;
+        }
+        answered();
+        return answer;
+    }
+
+    private void answered() {
         long fellBack = outageFallbacks.getAndSet(0);
         if (fellBack > 0) {
             LOG.info("remote store {}: the server answers again; calls that fell back to {} meanwhile: {}",
                     settings.server(), Stores.redact(settings.fallbackUri()), fellBack);
         }
-        return answer;
     }
 
     /**
@@ -311,31 +323,34 @@ public final class Node implements AutoCloseable {
     private Replay replayPending() {
         transport.requireOpen(); // a closed store replays nothing: its calls fail here, before any write is judged
         return journal.locked(() -> {
+            Replay replay;
             try {
-                return replayLocked();
-            } finally {
-                journal.flush(); // the done marks of the appends replayed, in one fsync
+                replay = replayLocked();
+            } catch (RuntimeException e) {
+                try {
+                    journal.flush(); // what was replayed before the failure stays settled
+                } catch (RuntimeException flushFailed) {
+                    e.addSuppressed(flushFailed);
+                }
+                throw e;
             }
+            journal.flush(); // the done marks of the appends replayed, in one fsync
+            return replay;
         });
     }
 
     private Replay replayLocked() {
         int replayed = 0;
         int refused = 0;
-        List<Journal.Op> pending = journal.pending();
+        List<Journal.Line> pending = journal.pending();
         for (int i = 0; i < pending.size(); i++) {
-            Journal.Op op = pending.get(i);
+            Journal.Op op = journal.op(pending.get(i));
+            if (!op.idempotent()) {
+                // Settle the appends replayed before it first: sent again after it, they could undo what it does.
+                journal.flush();
+            }
             try {
-                if (!op.idempotent()) {
-                    journal.flush(); // sent again after the writes replayed before it, it could undo them
-                }
-                send(op.request(), op.scope());
-                journal.done(op);
-                replayed++;
-                replays.incrementAndGet();
-                for (RemoteListener l : listeners) {
-                    l.replayed(op.label());
-                }
+                sendNotingAnswer(op.request(), op.scope());
             } catch (Outage | StoreClosed e) { // a closed store leaves the rest for the next open
                 return new Replay(new SyncReport(replayed, refused, pending.size() - i, e.getMessage()), null);
             } catch (Misconfigured e) { // not a verdict on the write: it waits for a configuration that works
@@ -355,6 +370,13 @@ public final class Node implements AutoCloseable {
                 for (RemoteListener l : listeners) {
                     l.conflict(op.label(), e);
                 }
+                continue;
+            }
+            journal.done(op); // outside the try: the journal's own failure is no verdict on the server's answer
+            replayed++;
+            replays.incrementAndGet();
+            for (RemoteListener l : listeners) {
+                l.replayed(op.label());
             }
         }
         journal.compact();

@@ -359,7 +359,7 @@ public final class Remote {
         Request request = Request.get("/v1/health");
         JsonNode answer;
         try {
-            answer = node.send(request, scope);
+            answer = node.sendNotingAnswer(request, scope);
         } catch (Outage e) {
             return null;
         }
