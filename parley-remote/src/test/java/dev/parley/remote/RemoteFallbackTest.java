@@ -111,10 +111,13 @@ class RemoteFallbackTest {
         final AtomicInteger fallbacks = new AtomicInteger();
         final AtomicInteger replays = new AtomicInteger();
         final List<String> conflicts = new CopyOnWriteArrayList<>();
+        /** Why each call fell back, in order. */
+        final List<String> causes = new CopyOnWriteArrayList<>();
 
         @Override
         public void fellBack(String operation, Throwable cause) {
             fallbacks.incrementAndGet();
+            causes.add(operation + ": " + cause.getMessage());
         }
 
         @Override
@@ -364,6 +367,32 @@ class RemoteFallbackTest {
         assertThat(lines.stream().filter(l -> l.contains("WARN") && l.contains("load fell back to")).toList())
                 .hasSize(2);
         assertThat(lines).anyMatch(l -> l.contains("INFO") && l.endsWith("meanwhile: 1"));
+    }
+
+    /**
+     * Found by a newcomer's trial: a call that fell back behind writes still pending (every command after the first of
+     * an outage, each a new process) gave as its cause only "writes that fell back are not replayed yet", and the
+     * server's own failure — the refused connection that stopped the replay — was said nowhere.
+     */
+    @Test
+    void aCallBehindPendingWrites_fallsBackNamingWhyTheirReplayStopped() throws Exception {
+        try (Restartable server = new Restartable(ServerConfig.defaults())) {
+            server.stop();
+            try (Store first = Stores.open(server.client(""))) {
+                first.log().append(SESSION, AgentId.MAIN, List.of(entry("during")), Usage.ZERO);
+            }
+            try (Store next = Stores.open(server.client(""))) { // the next command: a process of its own
+                Events events = Events.of((RemoteStore) next);
+                next.log().load(SESSION, AgentId.MAIN);
+                next.log().append(SESSION, AgentId.MAIN, List.of(entry("later")), Usage.ZERO);
+
+                assertThat(events.causes).hasSize(2).allSatisfy(cause -> assertThat(cause)
+                        .contains("earlier writes that fell back are not replayed yet: POST ")
+                        .contains(" failed: ConnectException"));
+                assertThat(events.causes.get(0)).startsWith("load: 1 earlier writes");
+                assertThat(events.causes.get(1)).startsWith("append: 1 earlier writes");
+            }
+        }
     }
 
     @Test

@@ -15,6 +15,7 @@ import dev.parley.remote.RemoteSettings;
 import dev.parley.remote.SyncReport;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -118,8 +119,9 @@ public final class Node implements AutoCloseable {
     public <T> T read(@Nullable String scope, String label, Request request, Function<JsonNode, T> decode,
                       Function<Store, T> onFallback) {
         calls.incrementAndGet();
-        if (!catchUp()) {
-            return fellBack(scope, label, new Outage("writes that fell back are not replayed yet"), onFallback);
+        Outage behind = catchUp();
+        if (behind != null) {
+            return fellBack(scope, label, behind, onFallback);
         }
         JsonNode answer;
         try {
@@ -151,15 +153,15 @@ public final class Node implements AutoCloseable {
     public <T> T write(@Nullable String scope, String label, Request request, Request replayed,
                        Function<JsonNode, T> decode, Function<Store, T> onFallback) {
         calls.incrementAndGet();
-        if (catchUp()) {
-            try {
-                return decoded(request, sendNotingAnswer(request, scope), decode);
-            } catch (Outage e) {
-                return journaled(scope, label, replayed, e, onFallback);
-            }
+        Outage behind = catchUp();
+        if (behind != null) {
+            return journaled(scope, label, replayed, behind, onFallback);
         }
-        return journaled(scope, label, replayed, new Outage("earlier writes that fell back are not replayed yet"),
-                onFallback);
+        try {
+            return decoded(request, sendNotingAnswer(request, scope), decode);
+        } catch (Outage e) {
+            return journaled(scope, label, replayed, e, onFallback);
+        }
     }
 
     /**
@@ -287,22 +289,25 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Replays pending writes if there are any; true when nothing is pending afterwards, false when an outage stopped
-     * the replay (the call falls back behind the pending writes).
+     * Replays pending writes if there are any.
      *
+     * @return null when nothing is pending afterwards; else the outage that stopped the replay, for the call to fall
+     *     back behind the pending writes with (naming its cause: the server's own failure, such as a refused connection)
      * @throws Misconfigured if this client cannot use the server as configured, which the call itself would meet: it
      *     fails, rather than fall back and hide it
      * @throws UnavailableException if what answers is not a Parley server, as for the call itself
      */
-    private boolean catchUp() {
+    private @Nullable Outage catchUp() {
         if (!journal.hasPending()) {
-            return true;
+            return null;
         }
         Replay replay = replayPending();
         if (replay.stoppedBy() != null) {
             throw replay.stoppedBy();
         }
-        return replay.report().pending() == 0;
+        SyncReport report = replay.report();
+        return report.pending() == 0 ? null : new Outage(report.pending() + " earlier writes that fell back are not"
+                + " replayed yet: " + Objects.requireNonNullElse(report.stoppedBy(), "the replay stopped"));
     }
 
     /** What a replay did, and the error that is no outage that stopped it, or null. */
