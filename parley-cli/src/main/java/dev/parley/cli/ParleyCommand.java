@@ -246,9 +246,10 @@ public final class ParleyCommand implements Callable<Integer> {
             if (fellBack > 0 && root.opened instanceof RemoteStore remote) {
                 // the per-call warnings scroll away in a long import: the command ends saying where its work went
                 err.println("warning: " + Terminal.count(fellBack, "call", "calls") + " of this command fell back"
-                        + " to " + Stores.redact(remote.settings().fallbackUri()) + " because " + root.storeLabel()
-                        + " did not answer; writes are replayed to it when it does (parley" + root.storeOption()
-                        + " remote status)");
+                        + " to " + Stores.redact(remote.settings().fallbackUri()) + " because the server "
+                        + Stores.redact(remote.settings().server().toString()) + " did not answer; its writes are"
+                        + " replayed once the server answers, by the next command or by: parley" + root.storeOption()
+                        + " remote sync (remote status shows what waits)");
             }
             try {
                 root.closeStore();
