@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -264,14 +265,12 @@ public final class Journal {
      * process; or begun by an earlier version, without a generation line).
      */
     private void refresh() {
-        if (!Files.exists(file)) {
-            forget();
-            return;
-        }
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
-            if (generation == null || size < readTo || !generation.equals(generationOf(ch, size))) {
+            String current = generationOf(ch, size);
+            if (generation == null || size < readTo || !generation.equals(current)) {
                 forget();
+                generation = current; // null for a file without one: read whole again next time
             }
             InputStream in = new BufferedInputStream(Channels.newInputStream(ch.position(readTo)), 1 << 16);
             ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -290,13 +289,15 @@ public final class Journal {
                 lineStart = at + 1;
                 readTo = lineStart; // a torn last line (no newline yet) is left: its write was never acknowledged
             }
+        } catch (NoSuchFileException e) {
+            forget(); // no journal: nothing pending
         } catch (IOException e) {
             forget();
             throw new UnavailableException("cannot read the replay journal " + file + ": " + e.getMessage(), e);
         }
     }
 
-    /** Takes one whole line read at {@code offset} into {@link #unsettled} (or the generation, for the first). */
+    /** Takes one whole line read at {@code offset} into {@link #unsettled}; the generation line is neither kind. */
     private void apply(String line, long offset, int length) {
         if (line.isBlank()) {
             return;
@@ -308,9 +309,7 @@ public final class Journal {
             return; // a torn line, completed by the newline written before the next: never acknowledged
         }
         linesParsed++;
-        if (offset == 0 && l.path(GENERATION_FIELD).isTextual()) {
-            generation = l.get(GENERATION_FIELD).asText();
-        } else if (l.has("request") && l.path("id").isTextual()) {
+        if (l.has("request") && l.path("id").isTextual()) {
             String id = l.get("id").asText();
             unsettled.put(id, new Line(id, offset, length));
         } else {
@@ -393,33 +392,32 @@ public final class Journal {
      * {@code durable} (with every mark written before it).
      */
     private void appendToJournal(JsonNode line, boolean durable) {
-        boolean empty;
-        try {
-            empty = !Files.exists(file) || Files.size(file) == 0;
-        } catch (IOException e) {
-            throw new UnavailableException("cannot read the replay journal " + file + ": " + e.getMessage(), e);
-        }
-        String text = Wire.write(line) + "\n";
-        if (empty) {
-            ObjectNode begun = Json.object();
-            begun.put(GENERATION_FIELD, UUID.randomUUID().toString());
-            text = Wire.write(begun) + "\n" + text;
-        }
-        append(file, text, durable);
+        append(file, Journal::newGenerationLine, Wire.write(line) + "\n", durable);
         unsynced = durable ? 0 : unsynced + 1;
     }
 
-    private static void append(Path path, JsonNode line, boolean durable) {
-        append(path, Wire.write(line) + "\n", durable);
+    private static String newGenerationLine() {
+        ObjectNode begun = Json.object();
+        begun.put(GENERATION_FIELD, UUID.randomUUID().toString());
+        return Wire.write(begun) + "\n";
     }
 
-    private static void append(Path path, String lines, boolean durable) {
-        byte[] bytes = lines.getBytes(StandardCharsets.UTF_8);
+    private static void append(Path path, JsonNode line, boolean durable) {
+        append(path, null, Wire.write(line) + "\n", durable);
+    }
+
+    /**
+     * Appends {@code lines} to {@code path} (after a newline, if a torn line ends it), and {@code firstIfEmpty} before
+     * them when the file is empty; fsynced when {@code durable}.
+     */
+    private static void append(Path path, @Nullable Supplier<String> firstIfEmpty, String lines, boolean durable) {
         try {
             Files.createDirectories(path.getParent());
             try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE)) {
                 long end = ch.size();
+                byte[] bytes = (end == 0 && firstIfEmpty != null ? firstIfEmpty.get() + lines : lines)
+                        .getBytes(StandardCharsets.UTF_8);
                 if (end > 0) {
                     ByteBuffer last = ByteBuffer.allocate(1);
                     ch.read(last, end - 1);
