@@ -15,12 +15,21 @@ public record AgentId(String value) implements Comparable<AgentId>, Serializable
     /** The agent id given to the main (or only) agent of a session: {@code main}. */
     public static final AgentId MAIN = new AgentId("main");
 
-    /** @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids}) */
+    /**
+     * @param value the id text
+     * @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids})
+     */
     public AgentId {
         Ids.requireValid("agent id", value);
     }
 
-    /** Shorthand for {@code new AgentId(value)}. */
+    /**
+     * Shorthand for {@code new AgentId(value)}.
+     *
+     * @param value the id text
+     * @return the agent id
+     * @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids})
+     */
     public static AgentId of(String value) {
         return new AgentId(value);
     }

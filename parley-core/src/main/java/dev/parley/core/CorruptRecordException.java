@@ -39,12 +39,20 @@ public class CorruptRecordException extends ParleyException {
         this(location, detail, null);
     }
 
-    /** Where the corrupt record is: a file path with a line number, or a table with its key. */
+    /**
+     * Where the corrupt record is: a file path with a line number, or a table with its key.
+     *
+     * @return the location, as given to the constructor
+     */
     public String location() {
         return location;
     }
 
-    /** What is wrong with it, without the location. */
+    /**
+     * What is wrong with it, without the location.
+     *
+     * @return the detail, as given to the constructor
+     */
     public String detail() {
         return detail;
     }

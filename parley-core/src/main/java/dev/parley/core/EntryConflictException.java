@@ -7,7 +7,9 @@ package dev.parley.core;
  */
 public final class EntryConflictException extends ParleyException {
     private static final long serialVersionUID = 1L;
+    /** The session the append was refused in; see {@link #session()}. */
     private final SessionId session;
+    /** The entry id stored with different content; see {@link #entry()}. */
     private final EntryId entry;
 
     /**
@@ -27,12 +29,20 @@ public final class EntryConflictException extends ParleyException {
         return ErrorCode.ENTRY_CONFLICT;
     }
 
-    /** The session. */
+    /**
+     * The session.
+     *
+     * @return the session the append was refused in
+     */
     public SessionId session() {
         return session;
     }
 
-    /** The entry id stored with different content. */
+    /**
+     * The entry id stored with different content.
+     *
+     * @return the conflicting entry id
+     */
     public EntryId entry() {
         return entry;
     }

@@ -12,12 +12,21 @@ import java.io.Serializable;
  */
 public record EntryId(String value) implements Comparable<EntryId>, Serializable {
 
-    /** @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids}) */
+    /**
+     * @param value the id text
+     * @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids})
+     */
     public EntryId {
         Ids.requireValid("entry id", value);
     }
 
-    /** Shorthand for {@code new EntryId(value)}. */
+    /**
+     * Shorthand for {@code new EntryId(value)}.
+     *
+     * @param value the id text
+     * @return the entry id
+     * @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids})
+     */
     public static EntryId of(String value) {
         return new EntryId(value);
     }

@@ -36,7 +36,11 @@ public enum ErrorCode {
         this.httpStatus = httpStatus;
     }
 
-    /** The process exit code the {@code parley} command uses for this error (never 0 or 1). */
+    /**
+     * The process exit code the {@code parley} command uses for this error (never 0 or 1).
+     *
+     * @return the exit code
+     */
     public int exitCode() {
         return exitCode;
     }
@@ -45,6 +49,8 @@ public enum ErrorCode {
      * The HTTP status the Parley server answers with for an error of this code, with one exception: an entry too
      * large to store ({@link dev.parley.core.log.EntryTooLargeException}, stable code {@code LOG_ENTRY_TOO_LARGE}) has
      * the code {@link #INVALID_INPUT} but is answered 413 (Content Too Large), not 400.
+     *
+     * @return the HTTP status code, 400 to 599
      */
     public int httpStatus() {
         return httpStatus;

@@ -15,7 +15,12 @@ public final class Ids {
 
     private Ids() {}
 
-    /** Whether {@code value} is a valid id. Never throws. */
+    /**
+     * Whether {@code value} is a valid id. Never throws.
+     *
+     * @param value the text to check; null answers false
+     * @return true if it follows the rule of this class
+     */
     public static boolean isValid(String value) {
         if (value == null || value.isEmpty() || value.length() > MAX_LENGTH) {
             return false;
@@ -43,6 +48,8 @@ public final class Ids {
      * Returns {@code value} if it is a valid id.
      *
      * @param kind what the id identifies ("session id", "agent id", …), used in the message
+     * @param value the text to check; null is reported as a missing id
+     * @return {@code value} itself
      * @throws InvalidInputException naming the kind and the (abbreviated) value if it is not valid
      */
     public static String requireValid(String kind, String value) {

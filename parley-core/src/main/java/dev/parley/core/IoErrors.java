@@ -20,6 +20,10 @@ public final class IoErrors {
     /**
      * The reason for {@code e}: "permission denied", "no such file or directory", the operating system's reason
      * ("No space left on device"), or, for other exceptions, the message (the class name when there is none).
+     *
+     * @param e the failure to describe
+     * @return the reason, never null or blank
+     * @throws NullPointerException if {@code e} is null
      */
     public static String describe(IOException e) {
         Objects.requireNonNull(e, "e");

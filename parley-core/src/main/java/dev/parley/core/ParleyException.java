@@ -23,18 +23,29 @@ public abstract class ParleyException extends RuntimeException {
         super(message, cause);
     }
 
-    /** The stable code of this error. */
+    /**
+     * The stable code of this error.
+     *
+     * @return the code, never null
+     */
     public abstract ErrorCode code();
 
     /**
      * The stable code string of this error: the {@link #code()} name, or the reference system's own code where Parley
      * mirrors one (the session repository's {@code CHAT_SESSION_REVISION_CONFLICT}…).
+     *
+     * @return the code string, never null: {@code code().name()} here; a subclass that mirrors a reference code returns
+     *     that instead
      */
     public String stableCode() {
         return code().name();
     }
 
-    /** Whether retrying the same call, unchanged, may succeed. */
+    /**
+     * Whether retrying the same call, unchanged, may succeed.
+     *
+     * @return true if retrying may succeed; false here, true for an {@link UnavailableException}
+     */
     public boolean isRetriable() {
         return false;
     }

@@ -24,13 +24,20 @@ public record RawJson(String text) {
     /**
      * Keeps {@code text} as given; nothing is parsed or trimmed.
      *
+     * @param text the JSON text
      * @throws NullPointerException if {@code text} is null
      */
     public RawJson {
         Objects.requireNonNull(text, "text");
     }
 
-    /** Shorthand for {@code new RawJson(text)}. */
+    /**
+     * Shorthand for {@code new RawJson(text)}.
+     *
+     * @param text the JSON text, kept as given
+     * @return the value
+     * @throws NullPointerException if {@code text} is null
+     */
     public static RawJson of(String text) {
         return new RawJson(text);
     }
@@ -39,7 +46,9 @@ public record RawJson(String text) {
      * An unmodifiable copy of a map of named JSON values (a session's or a message's metadata), in its iteration
      * order; {@link Map#of()} for an empty one.
      *
+     * @param map the map to copy
      * @param what what the map is, for the message of a null key or value
+     * @return the copy, or {@link Map#of()} when {@code map} is empty
      * @throws NullPointerException if {@code map} is null or holds a null key or value
      */
     public static Map<String, RawJson> copyOf(Map<String, RawJson> map, String what) {

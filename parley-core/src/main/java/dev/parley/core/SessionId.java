@@ -12,12 +12,21 @@ import java.io.Serializable;
  */
 public record SessionId(String value) implements Comparable<SessionId>, Serializable {
 
-    /** @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids}) */
+    /**
+     * @param value the id text
+     * @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids})
+     */
     public SessionId {
         Ids.requireValid("session id", value);
     }
 
-    /** Shorthand for {@code new SessionId(value)}. */
+    /**
+     * Shorthand for {@code new SessionId(value)}.
+     *
+     * @param value the id text
+     * @return the session id
+     * @throws InvalidInputException if {@code value} is not a valid id (see {@link Ids})
+     */
     public static SessionId of(String value) {
         return new SessionId(value);
     }

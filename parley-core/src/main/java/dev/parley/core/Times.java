@@ -20,6 +20,8 @@ public final class Times {
     /**
      * The instant to the millisecond.
      *
+     * @param i the instant; a finer part than milliseconds is dropped
+     * @return {@code i} truncated to the millisecond
      * @throws InvalidInputException if it is outside {@link #MIN} to {@link #MAX}
      */
     public static Instant millis(Instant i) {

@@ -72,17 +72,29 @@ public final class AgentSession {
         this.last = leaf;
     }
 
-    /** The agent this handle writes as. */
+    /**
+     * The agent this handle writes as.
+     *
+     * @return the agent, as given to the constructor
+     */
     public AgentId agent() {
         return agent;
     }
 
-    /** The session this handle writes to. */
+    /**
+     * The session this handle writes to.
+     *
+     * @return the session, as given to the constructor
+     */
     public SessionId sessionId() {
         return session;
     }
 
-    /** The log this handle writes to. */
+    /**
+     * The log this handle writes to.
+     *
+     * @return the log, as given to the constructor
+     */
     public MessageLog log() {
         return log;
     }
@@ -90,6 +102,8 @@ public final class AgentSession {
     /**
      * Appends messages as one atomic, durable batch, chained from the current leaf; the leaf moves to the last one.
      *
+     * @param messages the messages, in order; each entry is stamped with its message's {@link Message#createdAt()}, or
+     *     the clock's time when that is null. An empty list writes nothing and returns an empty list
      * @return the stored entries; the null store's answer for {@code null:}
      * @throws dev.parley.core.log.LastEntryMovedException if other writers kept appending to this agent of the
      *     session: the batch was re-chained after their entries {@value #MAX_REBASES} times and refused each time;
@@ -108,7 +122,10 @@ public final class AgentSession {
      * Appends messages and the usage they cost as one atomic, durable write (a reply and its tokens are stored
      * together or not at all), chained from the current leaf; the leaf moves to the last message.
      *
+     * @param messages the messages, in order, stamped as in {@link #appendMessages(List)}; when empty, only the usage
+     *     is recorded (unless it is {@link Usage#ZERO}) and the leaf stays
      * @param usage added to this agent's running total in the session in the same write
+     * @return the stored entries; empty when {@code messages} is empty
      * @throws dev.parley.core.log.LastEntryMovedException if other writers kept appending to this agent of the
      *     session: the batch was re-chained after their entries {@value #MAX_REBASES} times and refused each time;
      *     nothing was written and the leaf is unchanged
@@ -126,6 +143,8 @@ public final class AgentSession {
      * Appends entries of any kind (a compaction, a model change…) as one atomic batch, chained from the current
      * leaf; the leaf moves to the last one.
      *
+     * @param payloads the payloads, in order; a message is stamped with its {@link Message#createdAt()} when set, every
+     *     other entry with the clock's time. An empty list writes nothing and returns an empty list
      * @return the stored entries
      * @throws dev.parley.core.log.LastEntryMovedException if other writers kept appending to this agent of the
      *     session: the batch was re-chained after their entries {@value #MAX_REBASES} times and refused each time;
@@ -202,6 +221,9 @@ public final class AgentSession {
      * To read the conversation that ends at this handle's leaf, pass {@code options.withLeaf(leaf())} (a null leaf
      * reads to the active leaf again). Changes nothing, the leaf included.
      *
+     * @param options the leaf to end at (or null for the agent's active leaf) and the repairs to make
+     * @return the conversation; empty (no items, null leaf) when no leaf is given and the agent has no entry that is
+     *     not a detached event
      * @throws NotFoundException if {@code options.leaf()} is not an entry of the session
      * @throws dev.parley.core.CorruptRecordException if a stored entry cannot be decoded
      * @throws dev.parley.core.UnavailableException if the log cannot be read
@@ -210,12 +232,25 @@ public final class AgentSession {
         return ConversationBuilder.build(session, log.load(session, null), agent, options);
     }
 
-    /** {@link #loadConversation(ConversationOptions)} with {@link ConversationOptions#AS_WRITTEN}. */
+    /**
+     * {@link #loadConversation(ConversationOptions)} with {@link ConversationOptions#AS_WRITTEN}.
+     *
+     * @return the conversation as written, ending at the agent's active leaf
+     */
     public LoadedConversation loadConversation() {
         return loadConversation(ConversationOptions.AS_WRITTEN);
     }
 
-    /** The model in force at the leaf: the last model change, or model stamped on a message, on its path. */
+    /**
+     * The model in force at the leaf: the last model change on its path, or the model stamped on a later message
+     * that is not a tool result. Reads the session.
+     *
+     * @return the model, or empty when the leaf is null or no entry on its path names a model
+     * @throws NotFoundException if the leaf is no longer in the session: another writer truncated it away after this
+     *     handle moved to it
+     * @throws dev.parley.core.CorruptRecordException if a stored entry cannot be decoded
+     * @throws dev.parley.core.UnavailableException if the log cannot be read
+     */
     public synchronized Optional<ModelRef> activeModel() {
         if (leaf == null) {
             return Optional.empty();
@@ -224,12 +259,20 @@ public final class AgentSession {
         return Optional.ofNullable(ConversationBuilder.activeModel(EntryTree.of(entries).path(leaf)));
     }
 
-    /** The entry the next append continues from, or null when the next append starts a new root. */
+    /**
+     * The entry the next append continues from, or null when the next append starts a new root.
+     *
+     * @return the leaf's id, or null
+     */
     public synchronized @Nullable EntryId leaf() {
         return leaf;
     }
 
-    /** Adds usage to this agent's running total in the session (nothing is kept on {@code null:}). */
+    /**
+     * Adds usage to this agent's running total in the session (nothing is kept on {@code null:}).
+     *
+     * @param usage the usage to add; added even when it is {@link Usage#ZERO}
+     */
     public void recordUsage(Usage usage) {
         log.persistUsage(session, agent, usage);
     }
@@ -238,18 +281,23 @@ public final class AgentSession {
      * Removes every entry appended after {@code entry}, across all agents of the session (rewind; destructive), and
      * moves the leaf to {@code entry}.
      *
+     * @param entry the entry to keep as the last one; it becomes the leaf
      * @throws dev.parley.core.NotFoundException if the entry is not in the session
      */
     public synchronized void truncateAfter(EntryId entry) {
         log.truncateAfter(session, entry);
         leaf = entry;
-        last = log.lastEntry(session, agent).map(Entry::id).orElse(null);
+        // The agent's newest entry is not known after the truncation. Not read here: once the log has truncated, a
+        // failed read would report this call failed. Null differs from the (non-null) leaf, so the next append
+        // reads it (appendEntries).
+        last = null;
     }
 
     /**
      * Makes the next append continue from {@code entry} (a sibling of its existing children: a branch), or start a
      * new root for null. The abandoned branch stays in the log.
      *
+     * @param entry the entry the next append continues from, or null to start a new root
      * @throws dev.parley.core.NotFoundException if the entry is not in the session
      */
     public synchronized void moveLeaf(@Nullable EntryId entry) {
@@ -265,6 +313,7 @@ public final class AgentSession {
      * exist: if it is no longer in the session (it was truncated away), the next append fails with an
      * {@link dev.parley.core.InvalidInputException} on a store that keeps entries.
      *
+     * @param loaded a conversation loaded from this handle's session
      * @throws dev.parley.core.InvalidInputException if {@code loaded} is a conversation of another session; the leaf
      *     is unchanged
      */

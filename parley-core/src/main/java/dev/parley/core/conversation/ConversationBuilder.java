@@ -51,6 +51,8 @@ public final class ConversationBuilder {
      * @param entries every entry of the session (all agents), in {@code seq} order
      * @param agent the agent whose conversation to build
      * @param options the leaf and repair options
+     * @return the conversation; {@link LoadedConversation#empty} when {@code options.leaf()} is null and the agent has
+     *     no entry that is not a detached event
      * @throws dev.parley.core.NotFoundException if {@code options.leaf()} is not an entry of the session
      */
     public static LoadedConversation build(SessionId session, List<Entry> entries, AgentId agent,
@@ -428,7 +430,12 @@ public final class ConversationBuilder {
         return out;
     }
 
-    /** The distinct agents of the entries, in order of first appearance. */
+    /**
+     * The distinct agents of the entries, in order of first appearance.
+     *
+     * @param entries the entries, in any order
+     * @return the agent ids, unmodifiable; empty when {@code entries} is empty
+     */
     public static List<AgentId> agents(List<Entry> entries) {
         Set<AgentId> agents = new LinkedHashSet<>();
         for (Entry e : entries) {

@@ -13,7 +13,11 @@ import org.jspecify.annotations.Nullable;
  * @param message the message
  */
 public record ConversationItem(@Nullable EntryId entry, Message message) {
-    /** @throws NullPointerException if {@code message} is null; {@code entry} may be */
+    /**
+     * @param entry the entry the message was read from, or null for a message the load synthesized
+     * @param message the message
+     * @throws NullPointerException if {@code message} is null; {@code entry} may be
+     */
     public ConversationItem {
         Objects.requireNonNull(message, "message");
     }

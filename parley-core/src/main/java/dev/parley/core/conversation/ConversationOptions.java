@@ -23,18 +23,31 @@ public record ConversationOptions(OrphanPolicy orphans, @Nullable EntryId leaf, 
     /**
      * Does not check that {@code leaf} exists; the load does.
      *
+     * @param orphans what to do with tool calls that have no result
+     * @param leaf the entry to end the conversation at, or null for the agent's active leaf
+     * @param repairTurns whether to make the turns provider-valid
      * @throws NullPointerException if {@code orphans} is null
      */
     public ConversationOptions {
         Objects.requireNonNull(orphans, "orphans");
     }
 
-    /** These options with the given orphan policy. */
+    /**
+     * These options with the given orphan policy.
+     *
+     * @param policy the orphan policy; not null
+     * @return new options with {@code policy}, the same leaf and the same {@code repairTurns}
+     */
     public ConversationOptions withOrphans(OrphanPolicy policy) {
         return new ConversationOptions(policy, leaf, repairTurns);
     }
 
-    /** These options ending at the given leaf. */
+    /**
+     * These options ending at the given leaf.
+     *
+     * @param leafId the entry to end the conversation at, or null for the agent's active leaf
+     * @return new options with {@code leafId}, the same orphan policy and the same {@code repairTurns}
+     */
     public ConversationOptions withLeaf(@Nullable EntryId leafId) {
         return new ConversationOptions(orphans, leafId, repairTurns);
     }

@@ -63,22 +63,40 @@ public final class EntryTree {
      * The tree of these entries: the entries of one session, as {@link dev.parley.core.log.MessageLog#load} returns
      * them — ids unique, {@code seq} strictly increasing, every parent before its children. (Entries out of
      * {@code seq} order still give the same tree, but a path then costs a scan per step.)
+     *
+     * @param entries the entries, copied; none may be null
+     * @return the tree
      */
     public static EntryTree of(List<Entry> entries) {
         return new EntryTree(entries);
     }
 
-    /** Every entry, in {@code seq} order. */
+    /**
+     * Every entry, in {@code seq} order.
+     *
+     * @return the entries, in the order given to {@link #of}; unmodifiable
+     */
     public List<Entry> entries() {
         return entries;
     }
 
-    /** The entry with this id. */
+    /**
+     * The entry with this id.
+     *
+     * @param id the entry id
+     * @return the entry, or empty when the tree holds no entry with this id
+     */
     public Optional<Entry> find(EntryId id) {
         return Optional.ofNullable(byId().get(id));
     }
 
-    /** The entry with this id. @throws NotFoundException if there is none */
+    /**
+     * The entry with this id.
+     *
+     * @param id the entry id
+     * @return the entry
+     * @throws NotFoundException if there is none
+     */
     public Entry get(EntryId id) {
         Entry e = byId().get(id);
         if (e == null) {
@@ -87,17 +105,30 @@ public final class EntryTree {
         return e;
     }
 
-    /** The entry's children, in {@code seq} order. */
+    /**
+     * The entry's children, in {@code seq} order.
+     *
+     * @param id the parent's id; an id that is not in the tree has no children
+     * @return the children, unmodifiable; empty when there are none
+     */
     public List<Entry> children(EntryId id) {
         return Collections.unmodifiableList(children().getOrDefault(id, List.of()));
     }
 
-    /** Entries without a parent, detached events included, in {@code seq} order. */
+    /**
+     * Entries without a parent, detached events included, in {@code seq} order.
+     *
+     * @return the roots, unmodifiable; empty for an empty tree
+     */
     public List<Entry> roots() {
         return entries.stream().filter(e -> e.parentId() == null).toList();
     }
 
-    /** Entries without children that are not detached events, in {@code seq} order. */
+    /**
+     * Entries without children that are not detached events, in {@code seq} order.
+     *
+     * @return the leaves, unmodifiable; empty for an empty tree
+     */
     public List<Entry> leaves() {
         Map<EntryId, List<Entry>> parents = children();
         return entries.stream().filter(e -> !isDetached(e) && !parents.containsKey(e.id())).toList();
@@ -106,6 +137,9 @@ public final class EntryTree {
     /**
      * Whether the entry is a detached event: a custom entry with neither a parent nor children (a Claude Code
      * file-history snapshot, a pi session header). A custom root that others build on is part of the tree.
+     *
+     * @param e the entry; its children are looked up in this tree by its id
+     * @return true if it is a detached event of this tree
      */
     public boolean isDetached(Entry e) {
         return e.isDetached() && !children().containsKey(e.id());
@@ -116,6 +150,7 @@ public final class EntryTree {
      * entry", minus detached events).
      *
      * @param agent the agent, or null for the most recent such entry of any agent
+     * @return the entry, or empty when there is none (no entry of {@code agent}, or only detached events)
      */
     public Optional<Entry> activeLeaf(@Nullable AgentId agent) {
         for (int i = entries.size() - 1; i >= 0; i--) {
@@ -130,6 +165,8 @@ public final class EntryTree {
     /**
      * The path from the root to {@code leaf}, in order.
      *
+     * @param leaf the id of the last entry of the path
+     * @return the entries from the root to {@code leaf}, both included, in a new list; just the leaf when it is a root
      * @throws NotFoundException if the leaf is not in the tree
      * @throws CorruptRecordException if the parent chain names a missing entry or loops (which stores prevent)
      */

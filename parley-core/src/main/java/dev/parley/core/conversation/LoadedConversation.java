@@ -25,8 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param repairs the changes the load made to be provider-valid, in order; empty when the orphan policy is
  *     {@link OrphanPolicy#KEEP} and {@link ConversationOptions#repairTurns()} is false (as in
  *     {@link ConversationOptions#AS_WRITTEN})
- * @param activeModel the model in force at the leaf (the last model change or assistant model on the path), or
- *     null
+ * @param activeModel the model in force at the leaf: the last model change on the path, or the model stamped on a
+ *     later message that is not a tool result; null when none names one
  */
 public record LoadedConversation(SessionId session, List<ConversationItem> items, @Nullable Message danglingUser,
                                  @Nullable EntryId danglingUserEntry, @Nullable EntryId leaf, List<EntryId> path,
@@ -35,6 +35,14 @@ public record LoadedConversation(SessionId session, List<ConversationItem> items
      * Copies {@code items}, {@code path} and {@code repairs} into unmodifiable lists. Does not check that the values
      * agree with each other (that {@code leaf} ends {@code path}, say).
      *
+     * @param session the session
+     * @param items the conversation, without the dangling user prompt; copied
+     * @param danglingUser the trailing user message that has no reply, or null
+     * @param danglingUserEntry the entry holding {@code danglingUser}, or null
+     * @param leaf the entry the conversation ends at, or null for an empty log
+     * @param path the ids of every entry on the path from the root to {@code leaf}, in order; copied
+     * @param repairs the changes the load made to be provider-valid, in order; copied
+     * @param activeModel the model in force at the leaf, or null
      * @throws NullPointerException if {@code session}, {@code items}, {@code path} or {@code repairs} is null, or one
      *     of the lists holds a null
      */
@@ -45,17 +53,30 @@ public record LoadedConversation(SessionId session, List<ConversationItem> items
         repairs = List.copyOf(repairs);
     }
 
-    /** An empty conversation of the session. */
+    /**
+     * An empty conversation of the session.
+     *
+     * @param session the session
+     * @return a conversation with no items, no dangling prompt, no leaf, an empty path, no repairs and no model
+     */
     public static LoadedConversation empty(SessionId session) {
         return new LoadedConversation(session, List.of(), null, null, null, List.of(), List.of(), null);
     }
 
-    /** The conversation's messages, in order. */
+    /**
+     * The conversation's messages, in order.
+     *
+     * @return the message of each item, in an unmodifiable list; empty for an empty conversation
+     */
     public List<Message> messages() {
         return items.stream().map(ConversationItem::message).toList();
     }
 
-    /** The dangling user prompt, if any. */
+    /**
+     * The dangling user prompt, if any.
+     *
+     * @return {@link #danglingUser()}, or empty when it is null
+     */
     public Optional<Message> dangling() {
         return Optional.ofNullable(danglingUser);
     }
@@ -63,6 +84,8 @@ public record LoadedConversation(SessionId session, List<ConversationItem> items
     /**
      * The entry a new message continues from: the conversation's last entry, which is the dangling prompt's parent
      * when there is a dangling prompt (so an edited prompt becomes its sibling), or null for an empty log.
+     *
+     * @return the entry id, or null (an empty log, or a dangling prompt that is a root)
      */
     public @Nullable EntryId continueFrom() {
         if (danglingUserEntry == null) {

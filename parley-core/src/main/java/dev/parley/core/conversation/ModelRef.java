@@ -10,7 +10,11 @@ import org.jspecify.annotations.Nullable;
  * @param model the model id
  */
 public record ModelRef(@Nullable String provider, String model) {
-    /** @throws NullPointerException if {@code model} is null; {@code provider} may be */
+    /**
+     * @param provider the provider, or null
+     * @param model the model id
+     * @throws NullPointerException if {@code model} is null; {@code provider} may be
+     */
     public ModelRef {
         Objects.requireNonNull(model, "model");
     }

@@ -12,7 +12,12 @@ import java.util.Objects;
  * @param detail a human-readable detail (the tool call id, the reason)
  */
 public record Repair(EntryId entry, Kind kind, String detail) {
-    /** @throws NullPointerException if {@code entry}, {@code kind} or {@code detail} is null */
+    /**
+     * @param entry the entry whose message was changed
+     * @param kind what was done
+     * @param detail a human-readable detail
+     * @throws NullPointerException if {@code entry}, {@code kind} or {@code detail} is null
+     */
     public Repair {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(kind, "kind");

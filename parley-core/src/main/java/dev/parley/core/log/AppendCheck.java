@@ -53,6 +53,18 @@ public final class AppendCheck {
     /**
      * {@link #plan(SessionId, AgentId, List, Map)}, optionally without checking parents: for a store that keeps
      * nothing and so cannot know them (the null store).
+     *
+     * @param session the session, for messages
+     * @param agent the agent that appends
+     * @param batch the batch to append
+     * @param stored the entries of the session whose ids are in the batch or are parents named by it, by id; ids that
+     *     are not stored are absent
+     * @param checkParents whether a parent must be stored or come earlier in the batch; false for a store that keeps
+     *     nothing
+     * @return the plan: which entries to write, and the stored ones to answer with
+     * @throws EntryConflictException as {@link #plan(SessionId, AgentId, List, Map)}
+     * @throws InvalidInputException as {@link #plan(SessionId, AgentId, List, Map)}, less the missing parent when
+     *     {@code checkParents} is false
      */
     public static Plan plan(SessionId session, AgentId agent, List<NewEntry> batch, Map<EntryId, Entry> stored,
                             boolean checkParents) {
@@ -63,6 +75,9 @@ public final class AppendCheck {
      * {@link #plan(SessionId, AgentId, List, Map)} for a backend that reads the parents a batch names by id only: a
      * parent must be stored, and its body is not the append's concern (a damaged one is reported when it is read).
      *
+     * @param session the session, for messages
+     * @param agent the agent that appends
+     * @param batch the batch to append
      * @param stored the stored entries of the session whose ids are in the batch, by id
      * @param storedIds the ids, of those the batch names as parents, that are stored in the session (an id that is a
      *     key of {@code stored} counts as stored too)
@@ -114,6 +129,10 @@ public final class AppendCheck {
      * write, with the agent's latest stored entry, unless the {@link Plan#nothingToWrite() plan writes nothing} (a
      * recognised retry is answered whatever the latest entry is now).
      *
+     * @param session the session, for the message
+     * @param agent the agent, for the message
+     * @param expected the agent's latest entry the append expects, or null for "the agent has none"
+     * @param actual the agent's latest stored entry, or null when it has none
      * @throws LastEntryMovedException if {@code actual} is not {@code expected}
      */
     public static void requireLast(SessionId session, AgentId agent, @Nullable EntryId expected,
@@ -125,6 +144,9 @@ public final class AppendCheck {
 
     /**
      * The ids a backend must look up before {@link #plan}: every entry id of the batch and every parent it names.
+     *
+     * @param batch the batch to append
+     * @return the ids, in a new set; empty for an empty batch
      */
     public static Set<EntryId> idsToLookUp(List<NewEntry> batch) {
         Set<EntryId> ids = new HashSet<>(batch.size() * 2);
@@ -149,12 +171,20 @@ public final class AppendCheck {
             this.toWrite = List.copyOf(toWrite);
         }
 
-        /** The entries to write, in batch order (the batch less the recognised ones). */
+        /**
+         * The entries to write, in batch order (the batch less the recognised ones).
+         *
+         * @return the entries, unmodifiable; empty when the whole batch is already stored (or is empty)
+         */
         public List<NewEntry> toWrite() {
             return toWrite;
         }
 
-        /** Whether every entry of the batch is already stored (a retry): nothing to write. */
+        /**
+         * Whether every entry of the batch is already stored (a retry): nothing to write.
+         *
+         * @return true if there is nothing to write, also for an empty batch
+         */
         public boolean nothingToWrite() {
             return toWrite.isEmpty();
         }
@@ -163,6 +193,8 @@ public final class AppendCheck {
          * The answer to the append.
          *
          * @param written the entries written, in the order of {@link #toWrite()}, with their assigned seq
+         * @return every entry of the batch as stored, in batch order, and {@code written.size()} as the count written
+         * @throws IllegalArgumentException if {@code written} does not hold as many entries as {@link #toWrite()}
          */
         public AppendResult result(List<Entry> written) {
             if (written.size() != toWrite.size()) {

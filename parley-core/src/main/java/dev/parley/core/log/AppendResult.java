@@ -15,6 +15,8 @@ public record AppendResult(List<Entry> entries, int written) {
     /**
      * Copies {@code entries} and checks the count.
      *
+     * @param entries every entry of the batch as stored, in batch order; copied
+     * @param written how many of them this call wrote, 0 to {@code entries.size()}
      * @throws NullPointerException if {@code entries} is null or holds a null
      * @throws IllegalArgumentException if {@code written} is negative or more than the entries
      */
@@ -25,7 +27,11 @@ public record AppendResult(List<Entry> entries, int written) {
         }
     }
 
-    /** Whether the call wrote any entry ({@code written > 0}); a usage-only append answers false. */
+    /**
+     * Whether the call wrote any entry ({@code written > 0}); a usage-only append answers false.
+     *
+     * @return true if {@code written} is above 0
+     */
     public boolean wroteAnything() {
         return written > 0;
     }

@@ -33,6 +33,8 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
     /**
      * Keeps both values as given.
      *
+     * @param updatedAt the last listed session's activity time
+     * @param id the last listed session's id
      * @throws NullPointerException if {@code updatedAt} or {@code id} is null
      */
     public CatalogCursor {
@@ -40,18 +42,33 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
         Objects.requireNonNull(id, "id");
     }
 
-    /** The cursor positioned after {@code session}. */
+    /**
+     * The cursor positioned after {@code session}.
+     *
+     * @param session the last session of a page
+     * @return a cursor at its activity time and id
+     */
     public static CatalogCursor after(SessionInfo session) {
         return new CatalogCursor(session.updatedAt(), session.id());
     }
 
-    /** Whether {@code session} sorts strictly after this cursor in {@link #ORDER}. */
+    /**
+     * Whether {@code session} sorts strictly after this cursor in {@link #ORDER}.
+     *
+     * @param session the session to place
+     * @return true if a page that starts after this cursor may hold it: its activity is older, or as old and its id is
+     *     greater
+     */
     public boolean isAfter(SessionInfo session) {
         int byTime = session.updatedAt().compareTo(updatedAt);
         return byTime < 0 || byTime == 0 && session.id().compareTo(id) > 0;
     }
 
-    /** The opaque text form. */
+    /**
+     * The opaque text form.
+     *
+     * @return base64url text without padding, which {@link #decode} reads back; the time is kept to the millisecond
+     */
     public String encode() {
         String plain = VERSION + "|" + updatedAt.toEpochMilli() + "|" + id.value();
         return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
@@ -60,6 +77,8 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
     /**
      * Decodes a cursor, or returns null for null.
      *
+     * @param text the text {@link #encode} wrote, or null
+     * @return the cursor, or null when {@code text} is null
      * @throws InvalidInputException if the text is not a cursor this version wrote
      */
     public static @Nullable CatalogCursor decode(@Nullable String text) {
@@ -81,6 +100,11 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
     /**
      * Pages an already-sorted ({@link #ORDER}) list in memory: for backends that hold their catalog in memory.
      *
+     * @param sorted the whole catalog, sorted by {@link #ORDER}
+     * @param cursor the cursor of the previous page, or null for the first page
+     * @param limit the most sessions on the page, 1 to {@link SessionCatalog#MAX_PAGE_SIZE}
+     * @return the sessions after the cursor, at most {@code limit}, with the cursor of the next page; the next cursor
+     *     is null when the page reaches the end of {@code sorted}
      * @throws InvalidInputException if {@code limit} is outside 1 to {@link SessionCatalog#MAX_PAGE_SIZE}, or the
      *     cursor is damaged
      */
@@ -99,7 +123,10 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
         return new SessionPage(page, next);
     }
 
-    /** @throws InvalidInputException unless {@code 1 <= limit <= SessionCatalog.MAX_PAGE_SIZE} */
+    /**
+     * @param limit the page size to check
+     * @throws InvalidInputException unless {@code 1 <= limit <= SessionCatalog.MAX_PAGE_SIZE}
+     */
     public static void checkLimit(int limit) {
         if (limit < 1 || limit > SessionCatalog.MAX_PAGE_SIZE) {
             throw new InvalidInputException("page limit must be between 1 and " + SessionCatalog.MAX_PAGE_SIZE

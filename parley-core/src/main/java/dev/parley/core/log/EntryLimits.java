@@ -96,7 +96,13 @@ public final class EntryLimits {
         }
     }
 
-    /** {@link #check(SessionId, int, NewEntry)} of every entry of a batch, in order. */
+    /**
+     * {@link #check(SessionId, int, NewEntry)} of every entry of a batch, in order.
+     *
+     * @param session the session, named in the error
+     * @param batch the entries, in order; the failing entry's position in it is named in the error
+     * @throws EntryTooLargeException for the first entry over the limits
+     */
     public static void check(SessionId session, List<NewEntry> batch) {
         for (int i = 0; i < batch.size(); i++) {
             check(session, i, batch.get(i));

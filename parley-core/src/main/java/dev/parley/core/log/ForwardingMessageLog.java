@@ -36,7 +36,11 @@ public abstract class ForwardingMessageLog implements MessageLog {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The log every call is handed to. */
+    /**
+     * The log every call is handed to.
+     *
+     * @return the delegate, as given to the constructor
+     */
     protected final MessageLog delegate() {
         return delegate;
     }

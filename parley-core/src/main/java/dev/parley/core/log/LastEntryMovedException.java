@@ -48,22 +48,38 @@ public final class LastEntryMovedException extends ParleyException {
         return id == null ? "none" : id.value();
     }
 
-    /** The session of the refused append. */
+    /**
+     * The session of the refused append.
+     *
+     * @return the session, never null
+     */
     public SessionId session() {
         return session;
     }
 
-    /** The agent whose last entry moved. */
+    /**
+     * The agent whose last entry moved.
+     *
+     * @return the agent, never null
+     */
     public AgentId agent() {
         return agent;
     }
 
-    /** The last entry the writer expected, or null for "the agent has none". */
+    /**
+     * The last entry the writer expected, or null for "the agent has none".
+     *
+     * @return the expected entry id, or null
+     */
     public @Nullable EntryId expected() {
         return expected;
     }
 
-    /** The agent's last entry when the append was refused, or null when it has none. */
+    /**
+     * The agent's last entry when the append was refused, or null when it has none.
+     *
+     * @return the actual entry id, or null
+     */
     public @Nullable EntryId actual() {
         return actual;
     }

@@ -12,6 +12,8 @@ public final class LogWindows {
     /**
      * Checks the window's arguments.
      *
+     * @param afterSeq the seq the window starts after
+     * @param limit the most entries the window holds
      * @throws InvalidInputException if {@code afterSeq} is negative or {@code limit} is below 1
      */
     public static void check(long afterSeq, int limit) {
@@ -27,7 +29,10 @@ public final class LogWindows {
      * The first position of {@code count} positions, in ascending seq order, whose seq is greater than
      * {@code afterSeq}; {@code count} when there is none. A binary search.
      *
+     * @param count how many positions there are, at least 0
      * @param seqAt the seq at a position from 0 to {@code count - 1}
+     * @param afterSeq the seq to search past
+     * @return the position, 0 to {@code count}
      */
     public static int firstAfter(int count, IntToLongFunction seqAt, long afterSeq) {
         int low = 0;
@@ -43,7 +48,15 @@ public final class LogWindows {
         return low;
     }
 
-    /** The first {@code limit} entries of {@code entries} (ascending seq) whose seq is greater than {@code afterSeq}. */
+    /**
+     * The first {@code limit} entries of {@code entries} (ascending seq) whose seq is greater than {@code afterSeq}.
+     *
+     * @param entries the entries, in ascending seq order
+     * @param afterSeq the seq the window starts after, at least 0
+     * @param limit the most entries returned, at least 1
+     * @return the entries, copied; empty when none has a greater seq
+     * @throws InvalidInputException if {@code afterSeq} is negative or {@code limit} is below 1
+     */
     public static List<Entry> cut(List<Entry> entries, long afterSeq, int limit) {
         check(afterSeq, limit);
         int low = firstAfter(entries.size(), i -> entries.get(i).seq(), afterSeq);

@@ -103,8 +103,13 @@ public interface MessageLog extends AutoCloseable {
      * follows it, a batch that is stored whole is judged by the condition like a new one, so its retry fails with
      * {@link LastEntryMovedException}.
      *
+     * @param session the session
+     * @param agent the agent writing the entries
      * @param expectedLast the agent's latest entry the batch continues from, or null for "the agent has no entry in
      *     the session yet"
+     * @param batch the entries, in order; an empty batch writes only the usage
+     * @param usage what producing the batch cost; {@link Usage#ZERO} for nothing
+     * @return the stored entries in batch order, and how many were written now
      * @throws LastEntryMovedException if another entry of the agent was appended meanwhile; nothing was written
      * @throws dev.parley.core.EntryConflictException as {@link #append}
      * @throws dev.parley.core.InvalidInputException as {@link #append}
@@ -123,6 +128,9 @@ public interface MessageLog extends AutoCloseable {
     /**
      * {@link #append(SessionId, AgentId, List, Usage)} without usage.
      *
+     * @param session the session
+     * @param agent the agent writing the entries
+     * @param batch the entries, in order
      * @return every entry of the batch as stored, in order, with its {@code seq} and {@code agent}
      */
     default List<Entry> append(SessionId session, AgentId agent, List<NewEntry> batch) {
@@ -142,6 +150,8 @@ public interface MessageLog extends AutoCloseable {
     /**
      * The agent's most recent entry in the session, without loading the others.
      *
+     * @param session the session
+     * @param agent the agent
      * @return the entry with the highest {@code seq} written by {@code agent}, or empty
      */
     Optional<Entry> lastEntry(SessionId session, AgentId agent);
@@ -155,6 +165,8 @@ public interface MessageLog extends AutoCloseable {
      * scope whole, the JSON file store's sessions start their seqs over; and on a {@code remote:} store a write that
      * fell back has the fallback store's seq until the server assigns its own at replay. The default reads {@link #lastEntry}.
      *
+     * @param session the session
+     * @param agent the agent
      * @return the highest {@code seq} of an entry written by {@code agent} in {@code session}; empty when there is
      *     none (also when the session does not exist)
      * @throws dev.parley.core.UnavailableException if the store cannot be read
@@ -172,6 +184,8 @@ public interface MessageLog extends AutoCloseable {
      * atomic: either every later entry is removed or none. The removed entries' seqs are not given again: a later
      * append's seq is above every seq the session ever had.
      *
+     * @param session the session
+     * @param entry the entry to keep as the session's last one
      * @throws dev.parley.core.NotFoundException if the session has no such entry
      */
     void truncateAfter(SessionId session, EntryId entry);
@@ -179,6 +193,10 @@ public interface MessageLog extends AutoCloseable {
     /**
      * The agent's running usage total in the session; {@link Usage#ZERO} when nothing was recorded. Each token count
      * is summed as {@link Usage#plus} sums it: saturated at {@link Long#MAX_VALUE}, never an overflow.
+     *
+     * @param session the session
+     * @param agent the agent
+     * @return the total, never null
      */
     Usage loadUsage(SessionId session, AgentId agent);
 
@@ -188,6 +206,7 @@ public interface MessageLog extends AutoCloseable {
      * session (the session browser, event streams) without loading it whole. The default loads the session and
      * cuts; a backend with an index on {@code seq} should answer from it.
      *
+     * @param session the session
      * @param afterSeq the seq the window starts after; 0 for the start
      * @param limit the most entries returned, at least 1
      * @return the entries, copied; empty when none follows {@code afterSeq} or the session does not exist
@@ -204,6 +223,7 @@ public interface MessageLog extends AutoCloseable {
      * entry is not listed. The per-session aggregate of lists (the session browser shows it per session): the
      * default loads the session; a backend with an index on agent and seq should answer from it.
      *
+     * @param session the session
      * @return the agents and their totals in that order, copied; empty when the session has no entry or does not exist
      */
     default Map<AgentId, Usage> loadAgentUsage(SessionId session) {
@@ -225,6 +245,10 @@ public interface MessageLog extends AutoCloseable {
      * append of no entries. Totals never decrease, also not on truncation (they record what was spent, as in
      * Planck). To record a message and its usage atomically, pass both to {@link #append(SessionId, AgentId, List,
      * Usage)}.
+     *
+     * @param session the session
+     * @param agent the agent whose total grows
+     * @param usage the usage to add
      */
     default void persistUsage(SessionId session, AgentId agent, Usage usage) {
         append(session, agent, List.of(), usage);
@@ -234,6 +258,10 @@ public interface MessageLog extends AutoCloseable {
      * Persists one message for the agent (Planck's {@code persist_message}): appends it as a new entry whose parent
      * is the agent's latest entry in the session (a root if it has none), as {@link #persistMessages} does.
      *
+     * @param session the session
+     * @param agent the agent writing the message
+     * @param message the message; its {@link Message#createdAt()} becomes the entry's timestamp
+     * @param ids the generator of the new entry's id
      * @return the stored entry, carrying the store's {@code seq} (Planck's row id)
      */
     default Entry persistMessage(SessionId session, AgentId agent, Message message, IdGenerator ids) {
@@ -250,6 +278,10 @@ public interface MessageLog extends AutoCloseable {
      * one conversation from several writers, append through {@link dev.parley.core.conversation.AgentSession}, which
      * uses {@link #appendIfLast}.
      *
+     * @param session the session
+     * @param agent the agent writing the messages
+     * @param messages the messages, in order; an empty list writes nothing and returns an empty list
+     * @param ids the generator of the new entries' ids, one per message
      * @return the stored entries, in order
      */
     default List<Entry> persistMessages(SessionId session, AgentId agent, List<Message> messages, IdGenerator ids) {
@@ -269,6 +301,11 @@ public interface MessageLog extends AutoCloseable {
 
     /**
      * The agent's messages in insertion order (Planck's {@code load_messages}); other entry kinds are left out.
+     *
+     * @param session the session
+     * @param agent the agent
+     * @return the agent's entries that hold a message, in {@code seq} order; empty when there are none or the session
+     *     does not exist
      */
     default List<Entry> loadMessages(SessionId session, AgentId agent) {
         return load(session, agent).stream().filter(e -> e.message() != null).toList();
@@ -278,6 +315,8 @@ public interface MessageLog extends AutoCloseable {
      * Writes the entries that are not stored yet (Planck's {@code flush_unpersisted}), as one atomic batch. Entries
      * already stored with identical content (Planck's persisted messages) are recognised and not written again.
      *
+     * @param session the session
+     * @param agent the agent writing the entries
      * @param unpersisted the entries held back so far (prompts queued while the agent was busy), in order, with
      *     their ids; may include entries that were stored meanwhile
      * @return {@link FlushResult#FLUSHED} if anything was written, {@link FlushResult#NOOP} if nothing was (an empty
@@ -295,6 +334,10 @@ public interface MessageLog extends AutoCloseable {
      * Every agent's messages of the session, interleaved in insertion order (Planck's
      * {@code load_session_messages}): for a UI showing orchestrator and workers together. Works for sessions whose
      * agents are all gone. Each row is an entry carrying its {@code seq}, agent, message and timestamp.
+     *
+     * @param session the session
+     * @return the entries that hold a message, every agent's, in {@code seq} order; empty when there are none or the
+     *     session does not exist
      */
     default List<Entry> loadSessionMessages(SessionId session) {
         return load(session, null).stream().filter(e -> e.message() != null).toList();

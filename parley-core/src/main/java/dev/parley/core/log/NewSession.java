@@ -26,6 +26,11 @@ public record NewSession(SessionId id, @Nullable String title, @Nullable String 
     /**
      * Checks and copies the parts; {@code createdAt} is cut to the millisecond.
      *
+     * @param id the new session's id
+     * @param title a title, or null
+     * @param origin the import origin, or null
+     * @param metadata free-form metadata, copied
+     * @param createdAt when the session was created, or null for now
      * @throws NullPointerException if {@code id} or {@code metadata} is null, or {@code metadata} holds a null key or
      *     value
      * @throws dev.parley.core.InvalidInputException if {@code createdAt} lies outside the years 0000 to 9999
@@ -36,24 +41,46 @@ public record NewSession(SessionId id, @Nullable String title, @Nullable String 
         createdAt = createdAt == null ? null : Times.millis(createdAt);
     }
 
-    /** A session created now. */
+    /**
+     * A session created now.
+     *
+     * @param id the new session's id
+     * @param title a title, or null
+     * @param origin the import origin (see {@link SessionInfo#origin()}), or null
+     * @param metadata free-form metadata, copied
+     * @throws NullPointerException if {@code id} or {@code metadata} is null, or {@code metadata} holds a null key or
+     *     value
+     */
     public NewSession(SessionId id, @Nullable String title, @Nullable String origin, Map<String, RawJson> metadata) {
         this(id, title, origin, metadata, null);
     }
 
     /**
      * When the session counts as created, given the time now: {@link #createdAt()}, or {@code now} when there is none.
+     *
+     * @param now the time now
+     * @return {@link #createdAt()}, or {@code now} when it is null
      */
     public Instant createdAtOr(Instant now) {
         return createdAt != null ? createdAt : now;
     }
 
-    /** Its activity time at creation, given the time now: now, or its creation time if that is later. */
+    /**
+     * Its activity time at creation, given the time now: now, or its creation time if that is later.
+     *
+     * @param now the time now
+     * @return the later of {@code now} and {@link #createdAt()}; {@code now} when there is no creation time
+     */
     public Instant updatedAtOr(Instant now) {
         return createdAt != null && createdAt.isAfter(now) ? createdAt : now;
     }
 
-    /** A session with only an id. */
+    /**
+     * A session with only an id.
+     *
+     * @param id the new session's id
+     * @return a session with no title, origin or metadata, created now
+     */
     public static NewSession of(SessionId id) {
         return new NewSession(id, null, null, Map.of());
     }

@@ -25,7 +25,12 @@ public interface SessionCatalog {
      */
     SessionInfo create(NewSession session);
 
-    /** The session, or empty if it does not exist. */
+    /**
+     * The session, or empty if it does not exist.
+     *
+     * @param session the session id
+     * @return the session as the catalog lists it, or empty
+     */
     Optional<SessionInfo> find(SessionId session);
 
     /**
@@ -38,6 +43,7 @@ public interface SessionCatalog {
      *
      * @param cursor the cursor a previous page returned, or null for the first page
      * @param limit the page size, 1 to {@value #MAX_PAGE_SIZE}
+     * @return at most {@code limit} sessions, and the cursor of the next page (null after the last page)
      * @throws dev.parley.core.InvalidInputException if the cursor is damaged or the limit out of range
      */
     SessionPage list(@Nullable String cursor, int limit);
@@ -48,18 +54,28 @@ public interface SessionCatalog {
     /**
      * The session with the most recent activity (panto's {@code findMostRecentSession}): the first entry of
      * {@link #list}, or empty when the store has no session.
+     *
+     * @return the session, or empty when the store has none
      */
     default Optional<SessionInfo> findMostRecent() {
         return list(null, 1).sessions().stream().findFirst();
     }
 
-    /** The sessions imported from this origin (see {@link SessionInfo#origin()}), oldest first. */
+    /**
+     * The sessions imported from this origin (see {@link SessionInfo#origin()}), oldest first.
+     *
+     * @param origin the origin to match exactly
+     * @return the sessions, oldest creation first, ties by id; empty when there are none
+     */
     List<SessionInfo> findByOrigin(String origin);
 
     /**
      * The ids of sessions whose id starts with {@code prefix}, in id order, at most {@code max} of them.
      * Used to accept a unique prefix wherever a session id is expected.
      *
+     * @param prefix the start of the ids to find; an empty prefix matches every session
+     * @param max the most ids returned, at least 1
+     * @return the ids, ascending; empty when none matches
      * @throws dev.parley.core.InvalidInputException if {@code max} is below 1
      */
     List<SessionId> findByPrefix(String prefix, int max);
@@ -67,6 +83,7 @@ public interface SessionCatalog {
     /**
      * Deletes the session with all its entries and usage.
      *
+     * @param session the session to delete
      * @return true if it existed
      */
     boolean delete(SessionId session);

@@ -28,6 +28,14 @@ public record SessionInfo(SessionId id, Instant createdAt, Instant updatedAt, @N
      * Truncates both times to milliseconds and copies {@code metadata}, keeping its order, into an unmodifiable map.
      * The counts are not checked.
      *
+     * @param id the session id
+     * @param createdAt when the session was created
+     * @param updatedAt when an entry was last appended or removed
+     * @param title a human-readable title, or null
+     * @param origin where the session was imported from, or null for native sessions
+     * @param entryCount the number of entries in the log
+     * @param messageCount how many of them are messages
+     * @param metadata free-form metadata set at creation, copied
      * @throws NullPointerException if {@code id}, {@code createdAt}, {@code updatedAt} or {@code metadata} is null, or
      *     {@code metadata} holds a null key or value
      */

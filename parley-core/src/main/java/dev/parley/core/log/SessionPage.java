@@ -13,6 +13,8 @@ public record SessionPage(List<SessionInfo> sessions, @Nullable String nextCurso
     /**
      * Copies {@code sessions} into an unmodifiable list.
      *
+     * @param sessions the sessions on this page, newest activity first
+     * @param nextCursor the opaque cursor of the next page, or null when this is the last page
      * @throws NullPointerException if {@code sessions} is null or holds a null
      */
     public SessionPage {

@@ -17,7 +17,10 @@ public sealed interface ContentBlock {
      * @param text the text, never null
      */
     record Text(String text) implements ContentBlock {
-        /** @throws NullPointerException if {@code text} is null */
+        /**
+         * @param text the text
+         * @throws NullPointerException if {@code text} is null
+         */
         public Text {
             Objects.requireNonNull(text, "text");
         }
@@ -31,7 +34,11 @@ public sealed interface ContentBlock {
      * @param signature the provider's opaque signature over it, or null when it has none
      */
     record Thinking(String text, @Nullable String signature) implements ContentBlock {
-        /** @throws NullPointerException if {@code text} is null; {@code signature} may be */
+        /**
+         * @param text the reasoning text, possibly empty
+         * @param signature the provider's signature, or null
+         * @throws NullPointerException if {@code text} is null; {@code signature} may be
+         */
         public Thinking {
             Objects.requireNonNull(text, "text");
         }
@@ -45,7 +52,12 @@ public sealed interface ContentBlock {
      * @param arguments the arguments, as the JSON text the provider produced (an object for most providers)
      */
     record ToolCall(@Nullable String id, String name, RawJson arguments) implements ContentBlock {
-        /** @throws NullPointerException if {@code name} or {@code arguments} is null; {@code id} may be */
+        /**
+         * @param id the call id, or null
+         * @param name the tool's name
+         * @param arguments the arguments as JSON text
+         * @throws NullPointerException if {@code name} or {@code arguments} is null; {@code id} may be
+         */
         public ToolCall {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(arguments, "arguments");
@@ -67,6 +79,11 @@ public sealed interface ContentBlock {
         /**
          * Copies {@code content} into an unmodifiable list.
          *
+         * @param callId the id of the {@link ToolCall} this answers
+         * @param toolName the tool's name, or null
+         * @param content the result's content blocks, copied
+         * @param isError whether the tool reported failure
+         * @param plainText whether the content was given as a bare string
          * @throws NullPointerException if {@code callId} or {@code content} is null, or {@code content} holds a null
          * @throws dev.parley.core.InvalidInputException if {@code plainText} is set but {@code content} is not exactly
          *     one {@link Text}
@@ -79,12 +96,25 @@ public sealed interface ContentBlock {
             }
         }
 
-        /** A result whose content is one text block, given as a bare string. */
+        /**
+         * A result whose content is one text block, given as a bare string.
+         *
+         * @param callId the id of the {@link ToolCall} this answers
+         * @param toolName the tool's name, or null
+         * @param text the result's text
+         * @param isError whether the tool reported failure
+         * @return the result, with {@code plainText} set
+         * @throws NullPointerException if {@code callId} or {@code text} is null
+         */
         public static ToolResult text(String callId, @Nullable String toolName, String text, boolean isError) {
             return new ToolResult(callId, toolName, List.of(new Text(text)), isError, true);
         }
 
-        /** The concatenated text of the text blocks of the content. */
+        /**
+         * The concatenated text of the text blocks of the content.
+         *
+         * @return the text; empty when the content holds no text block
+         */
         public String text() {
             StringBuilder out = new StringBuilder();
             for (ContentBlock block : content) {
@@ -107,6 +137,9 @@ public sealed interface ContentBlock {
         /**
          * {@code mediaType} is not checked.
          *
+         * @param mediaType the MIME type, or null
+         * @param data the image bytes in base64, or null
+         * @param url a URL, or null
          * @throws dev.parley.core.InvalidInputException unless exactly one of {@code data} and {@code url} is non-null
          */
         public Image {
@@ -129,6 +162,10 @@ public sealed interface ContentBlock {
         /**
          * {@code mediaType} and {@code name} are not checked.
          *
+         * @param mediaType the MIME type, or null
+         * @param data the bytes in base64, or null
+         * @param url a URL, or null
+         * @param name the file name, or null
          * @throws dev.parley.core.InvalidInputException unless exactly one of {@code data} and {@code url} is non-null
          */
         public File {
@@ -146,7 +183,11 @@ public sealed interface ContentBlock {
      * @param item the whole block as JSON
      */
     record ProviderItem(String type, RawJson item) implements ContentBlock {
-        /** @throws NullPointerException if {@code type} or {@code item} is null */
+        /**
+         * @param type the block's type as the provider names it
+         * @param item the whole block as JSON
+         * @throws NullPointerException if {@code type} or {@code item} is null
+         */
         public ProviderItem {
             Objects.requireNonNull(type, "type");
             Objects.requireNonNull(item, "item");

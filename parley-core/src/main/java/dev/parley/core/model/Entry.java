@@ -28,6 +28,13 @@ public record Entry(long seq, EntryId id, @Nullable EntryId parentId, AgentId ag
     /**
      * Truncates {@code timestamp} to milliseconds; unlike {@link NewEntry}, does not check its range.
      *
+     * @param seq the store-assigned insertion sequence, at least 1
+     * @param id the entry's id
+     * @param parentId the parent entry, or null for a root
+     * @param agentId the agent that wrote the entry
+     * @param timestamp when the entry was written, or null
+     * @param payload what the entry records
+     * @param source the source record, or null for a native entry
      * @throws dev.parley.core.InvalidInputException if {@code seq} is not positive
      * @throws NullPointerException if {@code id}, {@code agentId} or {@code payload} is null
      */
@@ -41,22 +48,38 @@ public record Entry(long seq, EntryId id, @Nullable EntryId parentId, AgentId ag
         timestamp = timestamp == null ? null : timestamp.truncatedTo(ChronoUnit.MILLIS);
     }
 
-    /** The kind of the payload. */
+    /**
+     * The kind of the payload.
+     *
+     * @return the payload's kind, never null
+     */
     public EntryKind kind() {
         return payload.kind();
     }
 
-    /** The payload as a message, or null if this is not a message entry. */
+    /**
+     * The payload as a message, or null if this is not a message entry.
+     *
+     * @return the message, or null
+     */
     public @Nullable Message message() {
         return payload instanceof Message m ? m : null;
     }
 
-    /** Whether this is a detached event: a {@link EntryPayload.Custom} entry without a parent, never a leaf. */
+    /**
+     * Whether this is a detached event: a {@link EntryPayload.Custom} entry without a parent, never a leaf.
+     *
+     * @return true if the payload is {@link EntryPayload.Custom} and the entry has no parent
+     */
     public boolean isDetached() {
         return parentId == null && payload instanceof EntryPayload.Custom;
     }
 
-    /** The same entry as it was before the store assigned {@code seq} and {@code agentId}. */
+    /**
+     * The same entry as it was before the store assigned {@code seq} and {@code agentId}.
+     *
+     * @return an entry to append with this entry's id, parent, timestamp, payload and source
+     */
     public NewEntry toNewEntry() {
         return new NewEntry(id, parentId, timestamp, payload, source);
     }

@@ -37,12 +37,22 @@ public enum EntryKind {
         this.wireName = wireName;
     }
 
-    /** The name used in stored records and on the command line. */
+    /**
+     * The name used in stored records and on the command line.
+     *
+     * @return the wire name, never null
+     */
     public String wireName() {
         return wireName;
     }
 
-    /** The kind with this wire name. @throws dev.parley.core.InvalidInputException if there is none */
+    /**
+     * The kind with this wire name.
+     *
+     * @param name the wire name, matched exactly (case included)
+     * @return the kind
+     * @throws dev.parley.core.InvalidInputException if there is none
+     */
     public static EntryKind fromWireName(String name) {
         for (EntryKind kind : values()) {
             if (kind.wireName.equals(name)) {

@@ -13,7 +13,11 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
         EntryPayload.ThinkingLevelChange, EntryPayload.Label, EntryPayload.BranchSummary, EntryPayload.SessionName,
         EntryPayload.Custom {
 
-    /** The kind of this payload. */
+    /**
+     * The kind of this payload.
+     *
+     * @return the kind of the variant, never null
+     */
     default EntryKind kind() {
         if (this instanceof Message) {
             return EntryKind.MESSAGE;
@@ -53,7 +57,11 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param model the model id
      */
     record ModelChange(@Nullable String provider, String model) implements EntryPayload {
-        /** @throws NullPointerException if {@code model} is null; {@code provider} may be */
+        /**
+         * @param provider the provider, or null
+         * @param model the model id
+         * @throws NullPointerException if {@code model} is null; {@code provider} may be
+         */
         public ModelChange {
             Objects.requireNonNull(model, "model");
         }
@@ -68,6 +76,7 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
         /**
          * Keeps {@code level} as given; it is not checked against any list of levels.
          *
+         * @param level the level in the source's words
          * @throws NullPointerException if {@code level} is null
          */
         public ThinkingLevelChange {
@@ -82,7 +91,11 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param label the label, or null when the label is removed
      */
     record Label(EntryId targetId, @Nullable String label) implements EntryPayload {
-        /** @throws NullPointerException if {@code targetId} is null; {@code label} may be */
+        /**
+         * @param targetId the labelled entry
+         * @param label the label, or null when it is removed
+         * @throws NullPointerException if {@code targetId} is null; {@code label} may be
+         */
         public Label {
             Objects.requireNonNull(targetId, "targetId");
         }
@@ -95,7 +108,11 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param summary the summary text
      */
     record BranchSummary(@Nullable EntryId fromId, String summary) implements EntryPayload {
-        /** @throws NullPointerException if {@code summary} is null; {@code fromId} may be */
+        /**
+         * @param fromId the entry the abandoned branch started from, or null
+         * @param summary the summary text
+         * @throws NullPointerException if {@code summary} is null; {@code fromId} may be
+         */
         public BranchSummary {
             Objects.requireNonNull(summary, "summary");
         }
@@ -117,7 +134,11 @@ public sealed interface EntryPayload permits Message, EntryPayload.Compaction, E
      * @param data the record's data as JSON
      */
     record Custom(String customType, RawJson data) implements EntryPayload {
-        /** @throws NullPointerException if {@code customType} or {@code data} is null */
+        /**
+         * @param customType the type in the source's words
+         * @param data the record's data as JSON
+         * @throws NullPointerException if {@code customType} or {@code data} is null
+         */
         public Custom {
             Objects.requireNonNull(customType, "customType");
             Objects.requireNonNull(data, "data");

@@ -24,6 +24,11 @@ public record NewEntry(EntryId id, @Nullable EntryId parentId, @Nullable Instant
      * Truncates {@code timestamp} to milliseconds. Whether {@code id} is new and {@code parentId} exists is checked
      * by the store at append time, not here.
      *
+     * @param id the entry's id
+     * @param parentId the parent, or null for a root
+     * @param timestamp when the entry was written, or null
+     * @param payload what the entry records
+     * @param source the source record, or null
      * @throws NullPointerException if {@code id} or {@code payload} is null
      * @throws dev.parley.core.InvalidInputException if {@code timestamp} is outside the years 0000 to 9999, or
      *     {@code parentId} equals {@code id}
@@ -37,7 +42,18 @@ public record NewEntry(EntryId id, @Nullable EntryId parentId, @Nullable Instant
         }
     }
 
-    /** A native entry (no source record). */
+    /**
+     * A native entry (no source record).
+     *
+     * @param id the entry's id
+     * @param parentId the parent, or null for a root
+     * @param timestamp when the entry was written, or null
+     * @param payload what the entry records
+     * @return the entry, with no source record
+     * @throws NullPointerException if {@code id} or {@code payload} is null
+     * @throws dev.parley.core.InvalidInputException if {@code timestamp} is outside the years 0000 to 9999, or
+     *     {@code parentId} equals {@code id}
+     */
     public static NewEntry of(EntryId id, @Nullable EntryId parentId, @Nullable Instant timestamp, EntryPayload payload) {
         return new NewEntry(id, parentId, timestamp, payload, null);
     }

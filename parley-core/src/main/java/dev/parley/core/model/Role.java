@@ -26,6 +26,7 @@ public record Role(String name) {
     /**
      * Keeps {@code name} as given, case and all; a role named like a constant equals that constant.
      *
+     * @param name the role's name
      * @throws NullPointerException if {@code name} is null
      * @throws dev.parley.core.InvalidInputException if {@code name} is blank
      */
@@ -36,7 +37,14 @@ public record Role(String name) {
         }
     }
 
-    /** The role with this name: one of the constants when it matches, otherwise a custom role. */
+    /**
+     * The role with this name: one of the constants when it matches, otherwise a custom role.
+     *
+     * @param name the role's name, case-sensitive
+     * @return the constant for {@code system}, {@code user}, {@code assistant} or {@code tool}; else a new role
+     * @throws NullPointerException if {@code name} is null
+     * @throws dev.parley.core.InvalidInputException if {@code name} is blank
+     */
     public static Role of(String name) {
         return switch (name) {
             case "system" -> SYSTEM;
@@ -47,7 +55,11 @@ public record Role(String name) {
         };
     }
 
-    /** Whether this is one of system, user, assistant or tool. */
+    /**
+     * Whether this is one of system, user, assistant or tool.
+     *
+     * @return true for {@link #SYSTEM}, {@link #USER}, {@link #ASSISTANT} and {@link #TOOL}
+     */
     public boolean isStandard() {
         return this.equals(SYSTEM) || this.equals(USER) || this.equals(ASSISTANT) || this.equals(TOOL);
     }

@@ -17,7 +17,11 @@ import org.jspecify.annotations.Nullable;
  * @param residual the residual as JSON, or null when the model holds the whole record
  */
 public record SourceRecord(String format, @Nullable RawJson residual) {
-    /** @throws NullPointerException if {@code format} is null; {@code residual} may be */
+    /**
+     * @param format the source format's name
+     * @param residual the residual as JSON, or null
+     * @throws NullPointerException if {@code format} is null; {@code residual} may be
+     */
     public SourceRecord {
         Objects.requireNonNull(format, "format");
     }

@@ -27,6 +27,12 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
     /**
      * Checks the counts and the cost.
      *
+     * @param inputTokens prompt tokens not read from the cache, at least 0
+     * @param outputTokens generated tokens, at least 0
+     * @param cacheReadTokens prompt tokens read from the cache, at least 0
+     * @param cacheWriteTokens prompt tokens written to the cache, at least 0
+     * @param reasoningTokens reasoning tokens, at least 0
+     * @param costUsd the cost in US dollars, or null when unknown
      * @throws dev.parley.core.InvalidInputException if a token count is negative or the cost's scale lies outside
      *     &plusmn;{@value #MAX_COST_SCALE}
      */
@@ -41,7 +47,14 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
         }
     }
 
-    /** Input and output tokens only. */
+    /**
+     * Input and output tokens only.
+     *
+     * @param inputTokens prompt tokens, at least 0
+     * @param outputTokens generated tokens, at least 0
+     * @return the usage, with the other counts 0 and the cost unknown (null)
+     * @throws dev.parley.core.InvalidInputException if a count is negative
+     */
     public static Usage of(long inputTokens, long outputTokens) {
         return new Usage(inputTokens, outputTokens, 0, 0, 0, null);
     }
@@ -49,6 +62,8 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
     /**
      * The sum of input, output, cache-read and cache-write tokens, saturated at {@link Long#MAX_VALUE} as {@link #plus}
      * saturates: never negative.
+     *
+     * @return the total, from 0 to {@link Long#MAX_VALUE}; reasoning tokens are not added
      */
     public long totalTokens() {
         return saturatedSum(saturatedSum(inputTokens, outputTokens), saturatedSum(cacheReadTokens, cacheWriteTokens));
@@ -58,6 +73,9 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
      * The element-wise sum; the cost is the sum of the known costs, or null when neither is known. A token count whose
      * sum would pass {@link Long#MAX_VALUE} is {@link Long#MAX_VALUE} (saturated, as every store keeps its totals),
      * never negative.
+     *
+     * @param other the usage to add
+     * @return the sum, a new usage
      */
     public Usage plus(Usage other) {
         Objects.requireNonNull(other, "other");

@@ -15,6 +15,10 @@ public record ArchiveAppend(String sessionId, ArchiveRecord archive, List<ChatMe
     /**
      * Checks the parts and copies {@code messages}.
      *
+     * @param sessionId the session
+     * @param archive the archive record without its locators
+     * @param messages the removed messages, in order; copied
+     * @param summary the summary text
      * @throws dev.parley.core.InvalidInputException if {@code sessionId} is not a valid id
      *     ({@link ChatSession#requireId}), null included
      * @throws NullPointerException if {@code archive}, {@code messages} or {@code summary} is null, or

@@ -17,7 +17,13 @@ import org.jspecify.annotations.Nullable;
 public final class CatalogOrder {
     private CatalogOrder() {}
 
-    /** Compares two strings by their code points (equivalently, by their UTF-8 bytes). */
+    /**
+     * Compares two strings by their code points (equivalently, by their UTF-8 bytes).
+     *
+     * @param a the first string
+     * @param b the second string
+     * @return negative, zero or positive as {@code a} sorts before, equal to or after {@code b}
+     */
     public static int compareUtf8(String a, String b) {
         int i = 0;
         int j = 0;
@@ -37,7 +43,17 @@ public final class CatalogOrder {
     public static final Comparator<CatalogEntry> ENTRIES = (x, y) -> compare(x.pinned(), x.updatedAt(), x.id(),
             y.pinned(), y.updatedAt(), y.id());
 
-    /** The order of two positions: negative when the first comes first. */
+    /**
+     * The order of two positions: negative when the first comes first.
+     *
+     * @param pinnedA whether the first is pinned
+     * @param updatedA the first's activity time
+     * @param idA the first's id
+     * @param pinnedB whether the second is pinned
+     * @param updatedB the second's activity time
+     * @param idB the second's id
+     * @return negative when the first comes first, positive when the second does, 0 for the same position
+     */
     public static int compare(boolean pinnedA, Instant updatedA, String idA, boolean pinnedB, Instant updatedB,
                               String idB) {
         if (pinnedA != pinnedB) {
@@ -58,18 +74,33 @@ public final class CatalogOrder {
      * @param updatedAt its activity time
      */
     public record Position(String id, boolean pinned, Instant updatedAt) {
-        /** @throws NullPointerException if {@code id} or {@code updatedAt} is null */
+        /**
+         * @param id the entry's id
+         * @param pinned whether it is pinned
+         * @param updatedAt its activity time
+         * @throws NullPointerException if {@code id} or {@code updatedAt} is null
+         */
         public Position {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(updatedAt, "updatedAt");
         }
 
-        /** The position of an entry. */
+        /**
+         * The position of an entry.
+         *
+         * @param e the entry
+         * @return its id, pinned flag and activity time
+         */
         public static Position of(CatalogEntry e) {
             return new Position(e.id(), e.pinned(), e.updatedAt());
         }
 
-        /** Whether the entry comes strictly after this position. */
+        /**
+         * Whether the entry comes strictly after this position.
+         *
+         * @param e the entry
+         * @return true if {@code e} sorts after this position in catalog order
+         */
         public boolean isBefore(CatalogEntry e) {
             return compare(pinned, updatedAt, id, e.pinned(), e.updatedAt(), e.id()) < 0;
         }
@@ -80,6 +111,9 @@ public final class CatalogOrder {
     /**
      * The cursor text of a position: opaque base64url (no padding) text that only {@link #decode} reads. The same
      * on every backend.
+     *
+     * @param p the position
+     * @return the cursor text; the activity time is kept to the millisecond
      */
     public static String encode(Position p) {
         String plain = CURSOR_VERSION + "|" + (p.pinned() ? 1 : 0) + "|" + p.updatedAt().toEpochMilli() + "|" + p.id();
@@ -89,6 +123,8 @@ public final class CatalogOrder {
     /**
      * The position a cursor encodes, or null for null.
      *
+     * @param cursor the cursor text, or null
+     * @return the position, or null when {@code cursor} is null
      * @throws InvalidCursorException if the text is not a cursor {@link #encode} wrote
      */
     public static @Nullable Position decode(@Nullable String cursor) {
@@ -115,6 +151,9 @@ public final class CatalogOrder {
      * more entries match.
      *
      * @param entries every entry of the scope, in any order (the list is not changed)
+     * @param query the filters, the cursor and the limit
+     * @return at most {@code query.limit()} entries in catalog order, with the cursor of the next page (the position of
+     *     the page's last entry), or null when no more entries match
      * @throws InvalidCursorException if the query's cursor is damaged
      */
     public static CatalogPage page(List<CatalogEntry> entries, CatalogQuery query) {

@@ -13,6 +13,8 @@ public record CatalogPage(List<CatalogEntry> items, @Nullable String nextCursor)
     /**
      * Copies {@code items} into an unmodifiable list.
      *
+     * @param items the entries, in catalog order
+     * @param nextCursor the cursor of the next page, or null
      * @throws NullPointerException if {@code items} is null or holds a null
      */
     public CatalogPage {

@@ -22,6 +22,9 @@ public record ChatArchiveManifest(String sessionId, @Nullable String currentSumm
      * Checks the session id and copies {@code archives} into an unmodifiable list. Does not check that archive ids are
      * unique or that {@code currentSummaryPath} is the last archive's ({@link #withArchive} keeps both true).
      *
+     * @param sessionId the session
+     * @param currentSummaryPath the locator of the latest summary, or null
+     * @param archives the archives, in append order; copied
      * @throws InvalidInputException if {@code sessionId} is not a valid id ({@link ChatSession#requireId}), null
      *     included
      * @throws NullPointerException if {@code archives} is null or holds a null
@@ -31,7 +34,13 @@ public record ChatArchiveManifest(String sessionId, @Nullable String currentSumm
         archives = List.copyOf(archives);
     }
 
-    /** The manifest of a session with no archives. */
+    /**
+     * The manifest of a session with no archives.
+     *
+     * @param sessionId the session
+     * @return a manifest with no archives and no current summary
+     * @throws InvalidInputException if {@code sessionId} is not a valid id ({@link ChatSession#requireId})
+     */
     public static ChatArchiveManifest empty(String sessionId) {
         return new ChatArchiveManifest(sessionId, null, List.of());
     }
@@ -39,7 +48,11 @@ public record ChatArchiveManifest(String sessionId, @Nullable String currentSumm
     /**
      * This manifest with one more archive, which becomes the current summary (Heddle's {@code appendArchive}).
      *
+     * @param archive the archive to add, with its locators
+     * @return a new manifest with {@code archive} last and its {@link ArchiveRecord#summaryPath()} as the current
+     *     summary
      * @throws InvalidInputException if an archive with that id is already listed
+     * @throws NullPointerException if {@code archive} is null
      */
     public ChatArchiveManifest withArchive(ArchiveRecord archive) {
         Objects.requireNonNull(archive, "archive");

@@ -26,6 +26,8 @@ public interface ChatArchiveRepository {
     /**
      * The session's manifest; the {@linkplain ChatArchiveManifest#empty empty manifest} if it has none.
      *
+     * @param sessionId the session
+     * @return the manifest, never null
      * @throws StorageCorruptionException if the stored manifest cannot be decoded
      * @throws dev.parley.core.InvalidInputException if the session id is invalid: not 1 to
      *     {@value ChatSession#MAX_ID_LENGTH} characters, or holding a NUL or an unpaired surrogate
@@ -33,7 +35,12 @@ public interface ChatArchiveRepository {
      */
     ChatArchiveManifest loadManifest(String sessionId);
 
-    /** The summary a locator names, or empty if there is none (in this scope). */
+    /**
+     * The summary a locator names, or empty if there is none (in this scope).
+     *
+     * @param summaryLocator the locator, as {@link ArchiveRecord#summaryPath()} gives it
+     * @return the summary text, or empty
+     */
     Optional<String> readSummary(String summaryLocator);
 
     /**
@@ -41,6 +48,8 @@ public interface ChatArchiveRepository {
      * ({@link ArchiveRecord#path()}); empty if there is no such archive (in this scope). Beyond Heddle's archive
      * port, which reads summaries only: it lets a second engine rebuild a compacted session's whole history.
      *
+     * @param messagesLocator the locator, as {@link ArchiveRecord#path()} gives it
+     * @return the messages, in order, or empty
      * @throws StorageCorruptionException if the stored messages cannot be decoded
      */
     Optional<List<ChatMessage>> readMessages(String messagesLocator);
@@ -48,6 +57,8 @@ public interface ChatArchiveRepository {
     /**
      * Appends an archive: content, then manifest, atomically.
      *
+     * @param request the session, the archive record without locators, the messages and the summary
+     * @return the archive record with the locators the repository assigned, and the manifest as committed
      * @throws dev.parley.core.InvalidInputException if the archive id already exists in the session; nothing changed
      */
     ArchiveAppend.Result append(ArchiveAppend request);

@@ -29,6 +29,11 @@ public record ChatMessage(String role, String content, @Nullable List<ToolCall> 
      * Copies {@code toolCalls}, when not null, into an unmodifiable list. Does not check that only an assistant
      * message has tool calls or only a tool message a {@code toolCallId}.
      *
+     * @param role {@code system}, {@code user}, {@code assistant} or {@code tool}
+     * @param content the text
+     * @param toolCalls the tool calls, copied; null for no {@code toolCalls} key
+     * @param toolCallId the call a tool message answers, or null
+     * @param providerContinuation opaque provider state, or null
      * @throws InvalidInputException if {@code role} is not one of the four roles
      * @throws NullPointerException if {@code role} or {@code content} is null, or {@code toolCalls} holds a null
      */
@@ -40,12 +45,23 @@ public record ChatMessage(String role, String content, @Nullable List<ToolCall> 
         toolCalls = toolCalls == null ? null : List.copyOf(toolCalls);
     }
 
-    /** A message with text only: no {@code toolCalls} key, no tool call id, no provider state. */
+    /**
+     * A message with text only: no {@code toolCalls} key, no tool call id, no provider state.
+     *
+     * @param role {@code system}, {@code user}, {@code assistant} or {@code tool}
+     * @param content the text
+     * @return the message
+     * @throws InvalidInputException if {@code role} is not one of the four roles
+     */
     public static ChatMessage of(String role, String content) {
         return new ChatMessage(role, content, null, null, null);
     }
 
-    /** The tool calls, or an empty list when the message has none or no {@code toolCalls} key. Never null. */
+    /**
+     * The tool calls, or an empty list when the message has none or no {@code toolCalls} key. Never null.
+     *
+     * @return {@link #toolCalls()}, or an empty list when it is null
+     */
     public List<ToolCall> toolCallsOrEmpty() {
         return toolCalls == null ? List.of() : toolCalls;
     }
@@ -58,7 +74,12 @@ public record ChatMessage(String role, String content, @Nullable List<ToolCall> 
      * @param input the arguments as JSON
      */
     public record ToolCall(String id, String tool, RawJson input) {
-        /** @throws NullPointerException if {@code id}, {@code tool} or {@code input} is null */
+        /**
+         * @param id the call id
+         * @param tool the tool's name
+         * @param input the arguments as JSON
+         * @throws NullPointerException if {@code id}, {@code tool} or {@code input} is null
+         */
         public ToolCall {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(tool, "tool");

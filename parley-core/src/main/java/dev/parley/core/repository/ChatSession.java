@@ -59,6 +59,26 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
      * Checks the id ({@link #requireId}), copies the lists into unmodifiable ones, and truncates the instants to
      * milliseconds. {@code retention} and {@code reasoningEffort} are not checked against their lists of values here.
      *
+     * @param id the session id
+     * @param name the display name
+     * @param retention the retention, or null
+     * @param workspaceId the workspace, or null
+     * @param pinned whether the session is pinned
+     * @param archivedAt when the session was archived, or null
+     * @param history the model-facing transcript, copied
+     * @param messages the UI-facing lines, copied
+     * @param turns the turn summaries, copied
+     * @param createdAt when the session was created
+     * @param updatedAt when the session was last changed
+     * @param model the model in use, or null
+     * @param reasoningEffort the reasoning effort, or null
+     * @param driftEnabled the drift detection setting, or null
+     * @param lastContinuePrompt the last continuation prompt, or null
+     * @param context context and compaction statistics (opaque JSON), or null
+     * @param archives the archive records, copied; null for no {@code archives} key
+     * @param leaseEpoch the last fencing token ever issued, at least 0, or null
+     * @param lease the current lease, or null
+     * @param queuedPrompts the queued prompts, oldest first, copied
      * @throws InvalidInputException if {@code id} is invalid, an instant is outside the years 0000 to 9999
      *     ({@link Times}), or {@code leaseEpoch} is negative
      * @throws NullPointerException if {@code name}, {@code createdAt}, {@code updatedAt}, {@code history},
@@ -84,6 +104,8 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
      * Checks an id of the repository contract (session, archive): 1 to {@value #MAX_ID_LENGTH} characters, no NUL, no
      * unpaired surrogate (which UTF-8 cannot carry: two such ids would become one stored id).
      *
+     * @param id the id to check; null is refused
+     * @param what what the id identifies ("session id", "archive id"…), for the message
      * @return the id
      * @throws InvalidInputException if it is not
      */
@@ -96,7 +118,12 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         return id;
     }
 
-    /** Whether the text holds a surrogate that is not half of a pair. */
+    /**
+     * Whether the text holds a surrogate that is not half of a pair.
+     *
+     * @param s the text
+     * @return true if it holds a lone high or low surrogate
+     */
     public static boolean hasUnpairedSurrogate(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -113,12 +140,20 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
         return false;
     }
 
-    /** Whether the session is archived. */
+    /**
+     * Whether the session is archived.
+     *
+     * @return true if {@link #archivedAt()} is set
+     */
     public boolean archived() {
         return archivedAt != null;
     }
 
-    /** The archive records, or an empty list when there are none or no {@code archives} key. Never null. */
+    /**
+     * The archive records, or an empty list when there are none or no {@code archives} key. Never null.
+     *
+     * @return {@link #archives()}, or an empty list when it is null
+     */
     public List<ArchiveRecord> archivesOrEmpty() {
         return archives == null ? List.of() : archives;
     }
@@ -126,12 +161,20 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
     /**
      * A builder for a new session: empty transcript, lines, turns and queue, not pinned, no {@code archives} key and
      * no other optional field, created and updated at {@code now}.
+     *
+     * @param id the session id; checked by {@link Builder#build()}
+     * @param now the creation and last-change time
+     * @return the builder
      */
     public static Builder builder(String id, Instant now) {
         return new Builder(id, now);
     }
 
-    /** A builder initialised with every field of this session. */
+    /**
+     * A builder initialised with every field of this session.
+     *
+     * @return a new builder; building from it does not change this session
+     */
     public Builder toBuilder() {
         Builder b = new Builder(id, createdAt);
         b.name = name;
@@ -184,44 +227,137 @@ public record ChatSession(String id, String name, @Nullable String retention, @N
             this.updatedAt = now;
         }
 
-        /** Sets the display name; {@code Session} unless set. Must not be null by {@link #build()}. */
+        /**
+         * Sets the display name; {@code Session} unless set. Must not be null by {@link #build()}.
+         *
+         * @param v the name
+         * @return this builder
+         */
         public Builder name(String v) { this.name = v; return this; }
-        /** Sets the retention ({@code reusable} or {@code one_off}; not checked), or null for no key. */
+        /**
+         * Sets the retention ({@code reusable} or {@code one_off}; not checked), or null for no key.
+         *
+         * @param v the retention, or null
+         * @return this builder
+         */
         public Builder retention(@Nullable String v) { this.retention = v; return this; }
-        /** Sets the workspace the session belongs to, or null for no key. */
+        /**
+         * Sets the workspace the session belongs to, or null for no key.
+         *
+         * @param v the workspace id, or null
+         * @return this builder
+         */
         public Builder workspaceId(@Nullable String v) { this.workspaceId = v; return this; }
-        /** Sets whether the session is pinned; false unless set. */
+        /**
+         * Sets whether the session is pinned; false unless set.
+         *
+         * @param v whether the session is pinned
+         * @return this builder
+         */
         public Builder pinned(boolean v) { this.pinned = v; return this; }
-        /** Sets when the session was archived, or null for not archived. */
+        /**
+         * Sets when the session was archived, or null for not archived.
+         *
+         * @param v the archive time, or null
+         * @return this builder
+         */
         public Builder archivedAt(@Nullable Instant v) { this.archivedAt = v; return this; }
-        /** Sets the model-facing transcript; copied by {@link #build()}, which refuses null. */
+        /**
+         * Sets the model-facing transcript; copied by {@link #build()}, which refuses null.
+         *
+         * @param v the transcript
+         * @return this builder
+         */
         public Builder history(List<ChatMessage> v) { this.history = v; return this; }
-        /** Sets the UI lines; copied by {@link #build()}, which refuses null. */
+        /**
+         * Sets the UI lines; copied by {@link #build()}, which refuses null.
+         *
+         * @param v the UI lines
+         * @return this builder
+         */
         public Builder messages(List<ConversationLine> v) { this.messages = v; return this; }
-        /** Sets the turn summaries; copied by {@link #build()}, which refuses null. */
+        /**
+         * Sets the turn summaries; copied by {@link #build()}, which refuses null.
+         *
+         * @param v the turn summaries
+         * @return this builder
+         */
         public Builder turns(List<TurnSummary> v) { this.turns = v; return this; }
-        /** Sets the last-change time; the builder's {@code now} unless set. Must not be null by {@link #build()}. */
+        /**
+         * Sets the last-change time; the builder's {@code now} unless set. Must not be null by {@link #build()}.
+         *
+         * @param v the last-change time
+         * @return this builder
+         */
         public Builder updatedAt(Instant v) { this.updatedAt = v; return this; }
-        /** Sets the model in use, or null for no key. */
+        /**
+         * Sets the model in use, or null for no key.
+         *
+         * @param v the model, or null
+         * @return this builder
+         */
         public Builder model(@Nullable String v) { this.model = v; return this; }
-        /** Sets the reasoning effort ({@code none} to {@code max}; not checked), or null for no key. */
+        /**
+         * Sets the reasoning effort ({@code none} to {@code max}; not checked), or null for no key.
+         *
+         * @param v the reasoning effort, or null
+         * @return this builder
+         */
         public Builder reasoningEffort(@Nullable String v) { this.reasoningEffort = v; return this; }
-        /** Sets the drift detection setting, or null for no key. */
+        /**
+         * Sets the drift detection setting, or null for no key.
+         *
+         * @param v the drift detection setting, or null
+         * @return this builder
+         */
         public Builder driftEnabled(@Nullable Boolean v) { this.driftEnabled = v; return this; }
-        /** Sets the last continuation prompt, or null for no key. */
+        /**
+         * Sets the last continuation prompt, or null for no key.
+         *
+         * @param v the last continuation prompt, or null
+         * @return this builder
+         */
         public Builder lastContinuePrompt(@Nullable String v) { this.lastContinuePrompt = v; return this; }
-        /** Sets the context and compaction statistics (opaque JSON), or null for no key. */
+        /**
+         * Sets the context and compaction statistics (opaque JSON), or null for no key.
+         *
+         * @param v the context (opaque JSON), or null
+         * @return this builder
+         */
         public Builder context(@Nullable RawJson v) { this.context = v; return this; }
-        /** The archive records; null for no {@code archives} key, an empty list for {@code "archives": []}. */
+        /**
+         * The archive records; null for no {@code archives} key, an empty list for {@code "archives": []}.
+         *
+         * @param v the archive records, or null
+         * @return this builder
+         */
         public Builder archives(@Nullable List<ArchiveRecord> v) { this.archives = v; return this; }
-        /** Sets the last fencing token issued, or null for no key; {@link #build()} refuses a negative one. */
+        /**
+         * Sets the last fencing token issued, or null for no key; {@link #build()} refuses a negative one.
+         *
+         * @param v the last fencing token issued, or null
+         * @return this builder
+         */
         public Builder leaseEpoch(@Nullable Long v) { this.leaseEpoch = v; return this; }
-        /** Sets the current lease, or null for none. */
+        /**
+         * Sets the current lease, or null for none.
+         *
+         * @param v the lease, or null
+         * @return this builder
+         */
         public Builder lease(@Nullable Lease v) { this.lease = v; return this; }
-        /** Sets the queued prompts, oldest first; copied by {@link #build()}, which refuses null. */
+        /**
+         * Sets the queued prompts, oldest first; copied by {@link #build()}, which refuses null.
+         *
+         * @param v the queued prompts, oldest first
+         * @return this builder
+         */
         public Builder queuedPrompts(List<QueuedPrompt> v) { this.queuedPrompts = v; return this; }
 
-        /** @throws InvalidInputException if a field is invalid */
+        /**
+         * @return a new session
+         * @throws InvalidInputException if a field is invalid
+         */
         public ChatSession build() {
             return new ChatSession(id, name, retention, workspaceId, pinned, archivedAt, history, messages, turns,
                     createdAt, updatedAt, model, reasoningEffort, driftEnabled, lastContinuePrompt, context, archives,

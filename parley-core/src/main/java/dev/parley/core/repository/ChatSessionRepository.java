@@ -31,6 +31,8 @@ public interface ChatSessionRepository {
     /**
      * One page of the catalog.
      *
+     * @param query the filters, the cursor and the page size
+     * @return the page: entries in {@link CatalogOrder}, and a next cursor only when more entries match
      * @throws InvalidCursorException if the cursor is damaged
      */
     CatalogPage list(CatalogQuery query);
@@ -38,6 +40,8 @@ public interface ChatSessionRepository {
     /**
      * The record and its revision, or empty if there is none (in this scope).
      *
+     * @param sessionId the session id
+     * @return the record and its revision, or empty
      * @throws dev.parley.core.InvalidInputException if the session id is invalid: not 1 to
      *     {@value ChatSession#MAX_ID_LENGTH} characters, or holding a NUL or an unpaired surrogate
      *     ({@link ChatSession#requireId})
@@ -47,6 +51,8 @@ public interface ChatSessionRepository {
     /**
      * Creates a record at revision 1.
      *
+     * @param session the record to store; its id must not exist yet
+     * @return the record at revision 1
      * @throws SessionAlreadyExistsException if the id exists; nothing was changed
      */
     StoredSession create(ChatSession session);
@@ -54,6 +60,8 @@ public interface ChatSessionRepository {
     /**
      * Replaces the record if its revision is still {@code expectedRevision}.
      *
+     * @param session the new record; its id names the record to replace
+     * @param expectedRevision the revision the caller last read
      * @return the record at its new revision ({@code expectedRevision + 1}), or empty if there is no record
      * @throws RevisionConflictException if the revision moved on; nothing was changed
      */
@@ -62,6 +70,8 @@ public interface ChatSessionRepository {
     /**
      * Deletes the record if its revision is still {@code expectedRevision}.
      *
+     * @param sessionId the session id
+     * @param expectedRevision the revision the caller last read
      * @return true if it was deleted, false if there was no record
      * @throws RevisionConflictException if the revision moved on; nothing was changed
      */

@@ -19,6 +19,12 @@ public record ConversationLine(String id, String role, String text, @Nullable Bo
     /**
      * {@code role} is not checked to be {@code user} or {@code assistant}.
      *
+     * @param id the line id
+     * @param role the role, not checked
+     * @param text the text
+     * @param isStreaming whether it is still streaming, or null
+     * @param isPending whether it is pending, or null
+     * @param directShellResult the result of a direct shell command (opaque JSON), or null
      * @throws NullPointerException if {@code id}, {@code role} or {@code text} is null
      */
     public ConversationLine {

@@ -26,6 +26,13 @@ public record Lease(String ownerKind, @Nullable String hostId, String ownerId, l
     /**
      * Checks the parts; both instants are cut to the millisecond.
      *
+     * @param ownerKind {@code tui}, {@code daemon} or {@code ask}
+     * @param hostId the owner's host, or null
+     * @param ownerId the owner within its host
+     * @param fencingToken the token writes under this lease carry, at least 0
+     * @param acquiredAt when the lease was acquired
+     * @param lastSeenAt when the owner last refreshed it
+     * @param clientLabel a label for display, or null
      * @throws InvalidInputException if {@code ownerKind} is not {@code tui}, {@code daemon} or {@code ask}; if
      *     {@code fencingToken} is negative; or if an instant lies outside the years 0000 to 9999 ({@link Times})
      * @throws NullPointerException if {@code ownerKind}, {@code ownerId}, {@code acquiredAt} or {@code lastSeenAt} is

@@ -37,7 +37,11 @@ public final class LeaseLostException extends ParleyException {
         this.actual = actual;
     }
 
-    /** The session of the refused write. */
+    /**
+     * The session of the refused write.
+     *
+     * @return the session id
+     */
     public String sessionId() {
         return sessionId;
     }
@@ -45,12 +49,18 @@ public final class LeaseLostException extends ParleyException {
     /**
      * The fencing token the writer held; -1 when the lease was refused at acquisition (another owner held a fresh
      * lease, and the refused owner had no token yet).
+     *
+     * @return the token, or -1
      */
     public long expectedToken() {
         return expectedToken;
     }
 
-    /** The lease the record holds now, or null. */
+    /**
+     * The lease the record holds now, or null.
+     *
+     * @return the lease, or null when none is held
+     */
     public @Nullable Lease actual() {
         return actual;
     }

@@ -24,6 +24,13 @@ public record QueuedPrompt(String id, String prompt, @Nullable String agentProfi
     /**
      * Checks the parts; both instants are cut to the millisecond. {@code prompt} is kept untrimmed.
      *
+     * @param id the prompt id
+     * @param prompt the prompt, not blank; kept untrimmed
+     * @param agentProfileId the agent profile to run it with, or null
+     * @param agentSnapshot a snapshot of that agent (opaque JSON), or null
+     * @param systemContext extra system context, or null
+     * @param createdAt when it was queued
+     * @param updatedAt when it was last edited
      * @throws InvalidInputException if {@code prompt} is null or blank, or an instant lies outside the years 0000 to
      *     9999 ({@link Times})
      * @throws NullPointerException if {@code id}, {@code createdAt} or {@code updatedAt} is null

@@ -31,17 +31,29 @@ public final class RevisionConflictException extends ParleyException {
         this.actualRevision = actualRevision;
     }
 
-    /** The session of the refused write. */
+    /**
+     * The session of the refused write.
+     *
+     * @return the session id
+     */
     public String sessionId() {
         return sessionId;
     }
 
-    /** The revision the writer expected. */
+    /**
+     * The revision the writer expected.
+     *
+     * @return the expected revision
+     */
     public long expectedRevision() {
         return expectedRevision;
     }
 
-    /** The revision the record is at. */
+    /**
+     * The revision the record is at.
+     *
+     * @return the current revision
+     */
     public long actualRevision() {
         return actualRevision;
     }

@@ -19,7 +19,11 @@ public final class SessionAlreadyExistsException extends AlreadyExistsException 
         this.sessionId = sessionId;
     }
 
-    /** The id that is taken. */
+    /**
+     * The id that is taken.
+     *
+     * @return the session id
+     */
     public String sessionId() {
         return sessionId;
     }

@@ -11,6 +11,8 @@ import java.util.Objects;
  */
 public record StoredSession(ChatSession session, long revision) {
     /**
+     * @param session the record
+     * @param revision the revision, at least 1
      * @throws NullPointerException if {@code session} is null
      * @throws InvalidInputException if {@code revision} is less than 1
      */

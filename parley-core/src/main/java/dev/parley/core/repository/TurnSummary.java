@@ -25,6 +25,16 @@ public record TurnSummary(String id, String prompt, String outcome, String summa
     /**
      * Copies {@code events} into an unmodifiable list. {@code steps} is not checked.
      *
+     * @param id the turn id
+     * @param prompt the prompt that started it
+     * @param outcome how it ended
+     * @param summary a short summary
+     * @param steps the number of steps it took; not checked
+     * @param traceFile where its trace is
+     * @param events its events, copied
+     * @param presentation opaque presentation data, or null
+     * @param agent the agent that ran it (opaque JSON), or null
+     * @param agentSnapshot a snapshot of that agent (opaque JSON), or null
      * @throws NullPointerException if {@code id}, {@code prompt}, {@code outcome}, {@code summary},
      *     {@code traceFile} or {@code events} is null, or {@code events} holds a null
      */

@@ -31,7 +31,12 @@ public abstract class BaseStore implements Store {
         this.root = null;
     }
 
-    /** A view of {@code root}'s storage bound to {@code scope}; it owns nothing. */
+    /**
+     * A view of {@code root}'s storage bound to {@code scope}; it owns nothing.
+     *
+     * @param root the store whose storage the view shares; when it is itself a view, its root
+     * @param scope the bound scope, checked by {@link Scopes#require}
+     */
     protected BaseStore(BaseStore root, String scope) {
         this.root = Objects.requireNonNull(root, "root").root == null ? root : root.root;
         this.uri = root.uri;
@@ -62,13 +67,22 @@ public abstract class BaseStore implements Store {
         return view(scope);
     }
 
-    /** A view of this store's storage bound to another scope (a valid one, not this store's). */
+    /**
+     * A view of this store's storage bound to another scope (a valid one, not this store's).
+     *
+     * @param scope the scope to bind, valid and not this store's
+     * @return the view; it shares this store's resources and owns none
+     */
     protected abstract Store view(String scope);
 
     /** Releases the root's resources; called once, by the root's {@link #close()}. */
     protected abstract void release();
 
-    /** Whether the store (its root, for a view) has been closed. */
+    /**
+     * Whether the store (its root, for a view) has been closed.
+     *
+     * @return true once the root store has been closed
+     */
     protected final boolean isClosed() {
         return root == null ? closed : root.closed;
     }

@@ -27,7 +27,11 @@ public abstract class ForwardingStore implements Store {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
     }
 
-    /** The store every call is handed to. */
+    /**
+     * The store every call is handed to.
+     *
+     * @return the delegate, as given to the constructor
+     */
     protected final Store delegate() {
         return delegate;
     }

@@ -59,12 +59,21 @@ public final class MemoryStore extends BaseStore {
         this.here = scopeData(scope);
     }
 
-    /** A new, empty memory store bound to {@value Store#DEFAULT_SCOPE}, with {@link StoreOptions#defaults()}. */
+    /**
+     * A new, empty memory store bound to {@value Store#DEFAULT_SCOPE}, with {@link StoreOptions#defaults()}.
+     *
+     * @return the store, open
+     */
     public static MemoryStore open() {
         return open(StoreOptions.defaults());
     }
 
-    /** A new, empty memory store with the given options (bound to their scope, or the default one). */
+    /**
+     * A new, empty memory store with the given options (bound to their scope, or the default one).
+     *
+     * @param options the clock, the id generator and the scope to bind
+     * @return the store, open
+     */
     public static MemoryStore open(StoreOptions options) {
         return new MemoryStore("memory:", options.scope() == null ? DEFAULT_SCOPE : options.scope(), false, options, null);
     }

@@ -34,7 +34,11 @@ public final class NullStore extends BaseStore {
         this.log = root.log;
     }
 
-    /** A null store. */
+    /**
+     * A null store.
+     *
+     * @return a new null store, bound to {@value Store#DEFAULT_SCOPE}
+     */
     public static NullStore open() {
         return new NullStore("null:", DEFAULT_SCOPE, false);
     }

@@ -11,6 +11,10 @@ public final class SchemaVersions {
      * The newest of the applied versions, rounded up to a whole version: {@code 2.1} counts as 3, so that a database
      * migrated by a newer Parley with a point release is refused like any newer one. Versions that are not dotted
      * numbers (a host's own baseline marker) are ignored; none gives 0.
+     *
+     * @param versions the applied versions as recorded; a null element is skipped like any other that is not a dotted
+     *     number
+     * @return the newest whole version, at least 0
      */
     public static int newest(Iterable<String> versions) {
         int newest = 0;

@@ -13,6 +13,7 @@ public final class Scopes {
      * Checks a scope: 1 to {@value #MAX_LENGTH} characters, no NUL, no unpaired surrogate (UTF-8 must carry it).
      * Backends escape it wherever it becomes a file name.
      *
+     * @param scope the scope to check; null is refused
      * @return the scope
      * @throws InvalidInputException if it is null, empty, too long, or holds NUL or an unpaired surrogate
      */

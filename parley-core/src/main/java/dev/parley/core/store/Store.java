@@ -31,28 +31,54 @@ public interface Store extends AutoCloseable {
     /** The scope a store is bound to when neither its URI nor its options name one. */
     String DEFAULT_SCOPE = "default";
 
-    /** The URI this store was opened from, with secrets masked ({@link Stores#redact}); for messages and logs. */
+    /**
+     * The URI this store was opened from, with secrets masked ({@link Stores#redact}); for messages and logs.
+     *
+     * @return the URI, masked
+     */
     String uri();
 
-    /** The scope this store is bound to; never empty. */
+    /**
+     * The scope this store is bound to; never empty.
+     *
+     * @return the scope
+     */
     String scope();
 
-    /** What this store offers. */
+    /**
+     * What this store offers.
+     *
+     * @return the capabilities; empty for the null store
+     */
     Set<Capability> capabilities();
 
-    /** The message log of this store's scope. Every store has one (the null store's keeps nothing). */
+    /**
+     * The message log of this store's scope. Every store has one (the null store's keeps nothing).
+     *
+     * @return the log, never null
+     */
     MessageLog log();
 
-    /** The session catalog of this store's scope; empty only for stores that keep nothing ({@code null:}). */
+    /**
+     * The session catalog of this store's scope; empty only for stores that keep nothing ({@code null:}).
+     *
+     * @return the catalog, or empty for a store that keeps nothing
+     */
     Optional<SessionCatalog> catalog();
 
     /**
      * The session-record repository of this store's scope, if the store has one
      * ({@link Capability#SESSION_RECORDS}).
+     *
+     * @return the repository, or empty when the store has none
      */
     Optional<ChatSessionRepository> sessions();
 
-    /** The archive repository of this store's scope, if the store has one ({@link Capability#ARCHIVES}). */
+    /**
+     * The archive repository of this store's scope, if the store has one ({@link Capability#ARCHIVES}).
+     *
+     * @return the repository, or empty when the store has none
+     */
     Optional<ChatArchiveRepository> archives();
 
     /**

@@ -11,12 +11,18 @@ import java.util.Set;
  */
 public interface StoreProvider {
 
-    /** The URI scheme this provider opens, without the colon ({@code sqlite}, {@code jsonl}…). */
+    /**
+     * The URI scheme this provider opens, without the colon ({@code sqlite}, {@code jsonl}…).
+     *
+     * @return the scheme, in lowercase: {@link Stores#open} looks a provider up by the URI's lowercased scheme
+     */
     String scheme();
 
     /**
      * The Parley parameters ({@code parley.*}) this backend accepts in its URI besides {@value StoreUri#SCOPE},
      * which every backend accepts. {@link Stores#open} refuses any other.
+     *
+     * @return the parameter names, with the {@code parley.} prefix; empty by default
      */
     default Set<String> parameters() {
         return Set.of();
@@ -28,6 +34,7 @@ public interface StoreProvider {
      * cannot tell (a server, memory) answer true.
      *
      * @param uri the parsed URI
+     * @return false if the storage is known to be absent; true if it exists or the store cannot tell
      * @throws dev.parley.core.InvalidInputException if the URI names no location where it needs one, as
      *     {@link #open} would say ({@code sqlite:} without a path)
      */
@@ -42,6 +49,7 @@ public interface StoreProvider {
      * @param scope the scope to bind, already checked ({@link Scopes#require})
      * @param scopePinned whether the URI bound the scope (then {@link Store#withScope} must refuse another one)
      * @param options the store-wide options (clock, id generator)
+     * @return the store, open and bound to {@code scope}
      * @throws dev.parley.core.InvalidInputException if the location is malformed
      * @throws dev.parley.core.UnavailableException if the store cannot be opened
      */
@@ -52,6 +60,7 @@ public interface StoreProvider {
      * working: the copy holds every write acknowledged before the backup began, and only whole batches and whole
      * records. See {@link Stores#backup}.
      *
+     * @param uri the parsed URI of the store to copy
      * @param to where the copy goes; must not exist yet
      * @throws UnsupportedException if the backend has no backup through Parley (the default; the message names the
      *     backend's own tool)
@@ -68,6 +77,8 @@ public interface StoreProvider {
      * Puts a copy taken by {@link #backup} where the URI names, which must not hold a store yet; the restored store is
      * opened once to check it.
      *
+     * @param from the copy, as {@link #backup} wrote it
+     * @param uri the parsed URI of where to put it
      * @throws UnsupportedException if the backend has no restore through Parley (the default)
      * @throws dev.parley.core.AlreadyExistsException if a store is there already
      * @throws dev.parley.core.NotFoundException if {@code from} does not exist

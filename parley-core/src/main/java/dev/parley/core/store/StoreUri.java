@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  *
  * @param scheme the scheme, without the colon
  * @param location the scheme-specific part with Parley's parameters removed
- * @param parameters Parley's parameters, by name (with the {@code parley.} prefix), in URI order, decoded
+ * @param parameters the query parameters taken as Parley's, by name as written, in URI order, decoded: every name
+ *     that starts with {@code parley} in any case ({@code parley.scope}, and also {@code parley_scope} or
+ *     {@code Parley.Scope}, which {@link #requireKnown} refuses)
  * @param text the URI as given, for messages (mask it with {@link Stores#redact} before showing it)
  */
 public record StoreUri(String scheme, String location, Map<String, String> parameters, String text) {
@@ -42,6 +44,10 @@ public record StoreUri(String scheme, String location, Map<String, String> param
      * not the scheme, not that the location is free of Parley's parameters, not the parameter names ({@link #parse}
      * splits the parameters out, {@link #requireKnown} checks their names).
      *
+     * @param scheme the scheme, without the colon
+     * @param location the scheme-specific part with Parley's parameters removed
+     * @param parameters Parley's parameters, by name, copied
+     * @param text the URI as given
      * @throws NullPointerException if {@code scheme}, {@code location}, {@code parameters} or {@code text} is null
      */
     public StoreUri {
@@ -115,7 +121,10 @@ public record StoreUri(String scheme, String location, Map<String, String> param
     /**
      * Parses a store URI.
      *
+     * @param uri the URI text
+     * @return the parsed URI; the scheme lowercased, the parameters decoded
      * @throws InvalidInputException if there is no scheme, or a Parley parameter repeats or is malformed
+     * @throws NullPointerException if {@code uri} is null
      */
     public static StoreUri parse(String uri) {
         Objects.requireNonNull(uri, "uri");
@@ -156,6 +165,7 @@ public record StoreUri(String scheme, String location, Map<String, String> param
      * Checks that every Parley parameter is one the backend accepts.
      *
      * @param accepted the parameter names the backend accepts (always including {@value #SCOPE})
+     * @return this URI
      * @throws InvalidInputException naming the first unknown parameter and the accepted ones
      */
     public StoreUri requireKnown(Set<String> accepted) {
@@ -172,12 +182,22 @@ public record StoreUri(String scheme, String location, Map<String, String> param
         return this;
     }
 
-    /** A Parley parameter's value, or null when the URI does not set it. */
+    /**
+     * A Parley parameter's value, or null when the URI does not set it.
+     *
+     * @param name the parameter's name, with the {@code parley.} prefix
+     * @return the decoded value, or null
+     */
     public @Nullable String parameter(String name) {
         return parameters.get(name);
     }
 
-    /** The scope the URI binds with {@code parley.scope=}, checked; null when it binds none. */
+    /**
+     * The scope the URI binds with {@code parley.scope=}, checked; null when it binds none.
+     *
+     * @return the scope, or null
+     * @throws InvalidInputException if the value is not a valid scope ({@link Scopes#require})
+     */
     public @Nullable String scope() {
         String scope = parameters.get(SCOPE);
         return scope == null ? null : Scopes.require(scope);
@@ -185,7 +205,7 @@ public record StoreUri(String scheme, String location, Map<String, String> param
 
     private static boolean looksLikeParley(String key) {
         String k = key.toLowerCase(Locale.ROOT);
-        return k.startsWith("parley") ;
+        return k.startsWith("parley");
     }
 
     private static String decode(String s, String uri) {

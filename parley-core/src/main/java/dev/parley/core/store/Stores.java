@@ -13,7 +13,14 @@ import java.util.TreeMap;
 public final class Stores {
     private Stores() {}
 
-    /** {@link #open(String, StoreOptions)} with {@link StoreOptions#defaults()}. */
+    /**
+     * {@link #open(String, StoreOptions)} with {@link StoreOptions#defaults()}.
+     *
+     * @param uri the store URI (see {@link #open(String, StoreOptions)})
+     * @return the store, open; close it when done
+     * @throws InvalidInputException as {@link #open(String, StoreOptions)}
+     * @throws dev.parley.core.UnavailableException if the store cannot be opened
+     */
     public static Store open(String uri) {
         return open(uri, StoreOptions.defaults());
     }
@@ -24,6 +31,8 @@ public final class Stores {
      * @param uri {@code scheme:location[?parley.scope=S]}, e.g. {@code sqlite:/var/lib/app/parley.db} or
      *     {@code memory:} (see {@link StoreUri})
      * @param options the clock, id generator and scope
+     * @return the store, open and bound to the URI's scope, else the options' scope, else {@value Store#DEFAULT_SCOPE};
+     *     close it when done
      * @throws InvalidInputException if the URI has no scheme, no module on the class path serves it (the message
      *     names the module to add), a Parley parameter is unknown, or the URI and the options bind different scopes
      * @throws dev.parley.core.UnavailableException if the store cannot be opened
@@ -43,6 +52,8 @@ public final class Stores {
     /**
      * Whether the storage a URI names exists already, without creating anything (see {@link StoreProvider#exists}).
      *
+     * @param uri the store URI
+     * @return false if the storage is known to be absent; true if it exists or the backend cannot tell
      * @throws InvalidInputException as {@link #open(String, StoreOptions)} does for the URI itself
      */
     public static boolean exists(String uri) {
@@ -55,6 +66,8 @@ public final class Stores {
      * working ({@link StoreProvider#backup}): {@code sqlite:} through SQLite's online backup, {@code jsonl:} file by
      * file under the files' writer locks. PostgreSQL has its own tools ({@code pg_dump}) and is refused with that hint.
      *
+     * @param uri the store URI
+     * @param to where the copy goes; must not exist yet
      * @throws dev.parley.core.UnsupportedException if the backend has no backup through Parley
      * @throws dev.parley.core.AlreadyExistsException if {@code to} exists
      * @throws dev.parley.core.NotFoundException if there is no store at {@code uri}
@@ -68,6 +81,8 @@ public final class Stores {
     /**
      * Puts a copy taken by {@link #backup} where {@code uri} names, which must hold no store yet.
      *
+     * @param from the copy, as {@link #backup} wrote it
+     * @param uri the store URI of where to put it
      * @throws dev.parley.core.UnsupportedException if the backend has no restore through Parley
      * @throws dev.parley.core.AlreadyExistsException if a store is there already
      * @throws dev.parley.core.NotFoundException if {@code from} does not exist
@@ -108,13 +123,20 @@ public final class Stores {
      * ends in {@code password}, {@code token} (a remote store's {@code parley.token}) or {@code key} ({@code api-key},
      * {@code apikey}) and the password of a {@code //user:password@host} authority become {@code ***}. Also applies to
      * a text that holds such a URI among other words.
+     *
+     * @param uri the URI, or any text that holds one
+     * @return the text with the secrets replaced by {@code ***}; unchanged when it holds none
      */
     public static String redact(String uri) {
         return uri.replaceAll("(?i)([?&;][^=&;?\\s]*(?:password|token|key)=)[^&;\\s]*", "$1***")
                 .replaceAll("(//[^/@:?#\\s]*:)[^/@?#\\s]*@", "$1***@");
     }
 
-    /** The default store's URI: {@code sqlite:$PARLEY_HOME/parley.db}. */
+    /**
+     * The default store's URI: {@code sqlite:$PARLEY_HOME/parley.db}.
+     *
+     * @return the URI, {@code sqlite:} and the path of {@code parley.db} in {@link #home()}
+     */
     public static String defaultUri() {
         return "sqlite:" + home().resolve("parley.db");
     }
@@ -122,6 +144,8 @@ public final class Stores {
     /**
      * Parley's home directory: {@code $PARLEY_HOME}, defaulting to {@code ~/.local/share/parley}
      * (the XDG data directory when {@code XDG_DATA_HOME} is set: {@code $XDG_DATA_HOME/parley}).
+     *
+     * @return the directory; it is not created here
      */
     public static Path home() {
         String home = System.getenv("PARLEY_HOME");
@@ -135,7 +159,12 @@ public final class Stores {
         return Path.of(System.getProperty("user.home"), ".local", "share", "parley");
     }
 
-    /** Every provider on the class path, by scheme (the first found wins when two serve one scheme). */
+    /**
+     * Every provider on the class path, by scheme (the first found wins when two serve one scheme).
+     *
+     * @return the providers by scheme, in scheme order, {@code memory} and {@code null} included; a new map at each
+     *     call
+     */
     public static Map<String, StoreProvider> providers() {
         Map<String, StoreProvider> byScheme = new TreeMap<>();
         for (StoreProvider p : ServiceLoader.load(StoreProvider.class, Stores.class.getClassLoader())) {
