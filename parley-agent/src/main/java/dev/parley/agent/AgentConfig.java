@@ -17,6 +17,11 @@ public record AgentConfig(String provider, String model, @Nullable String system
     /**
      * Checks the parts and copies {@code tools}.
      *
+     * @param provider the provider's name, stamped on the messages the agent writes
+     * @param model the model id
+     * @param systemPrompt the initial system prompt, or null
+     * @param tools the tools the model may call; copied
+     * @param maxSteps the most model calls one step makes, at least 1
      * @throws NullPointerException if {@code provider}, {@code model} or {@code tools} is null, or {@code tools} holds
      *     a null
      * @throws dev.parley.core.InvalidInputException if {@code maxSteps} is below 1 or two tools have the same name
@@ -33,12 +38,27 @@ public record AgentConfig(String provider, String model, @Nullable String system
         }
     }
 
-    /** A configuration with no tools and at most 8 model calls per step. */
+    /**
+     * A configuration with no tools and at most 8 model calls per step.
+     *
+     * @param provider the provider's name, stamped on the messages the agent writes
+     * @param model the model id
+     * @param systemPrompt the initial system prompt, or null
+     * @return the configuration
+     * @throws NullPointerException if {@code provider} or {@code model} is null
+     */
     public static AgentConfig of(String provider, String model, @Nullable String systemPrompt) {
         return new AgentConfig(provider, model, systemPrompt, List.of(), 8);
     }
 
-    /** This configuration with these tools. */
+    /**
+     * This configuration with these tools.
+     *
+     * @param newTools the tools, in place of this configuration's; names must be unique
+     * @return a new configuration with the same provider, model, system prompt and step limit
+     * @throws NullPointerException if {@code newTools} is null or holds a null
+     * @throws dev.parley.core.InvalidInputException if two tools have the same name
+     */
     public AgentConfig withTools(List<Tool> newTools) {
         return new AgentConfig(provider, model, systemPrompt, newTools, maxSteps);
     }

@@ -39,7 +39,11 @@ public final class AgentTeam {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** The session the team writes to. */
+    /**
+     * The session the team writes to.
+     *
+     * @return the session, as given to the constructor
+     */
     public SessionId session() {
         return session;
     }
@@ -48,12 +52,20 @@ public final class AgentTeam {
      * An agent of the session, continuing its own conversation if the log has one ({@link Agent#resume}).
      *
      * @param id the agent's id in the session
+     * @param config the agent's configuration
+     * @param provider the agent's model provider
+     * @return a new agent on a new {@link AgentSession} of the session, resumed from what the log holds for
+     *     {@code id}
      */
     public Agent agent(AgentId id, AgentConfig config, ModelProvider provider) {
         return Agent.resume(config, provider, new AgentSession(log, session, id, ids, clock), clock);
     }
 
-    /** Every agent's messages, interleaved in insertion order (Planck's {@code load_session_messages}). */
+    /**
+     * Every agent's messages, interleaved in insertion order (Planck's {@code load_session_messages}).
+     *
+     * @return the entries that hold a message, every agent's, in {@code seq} order; empty when there are none
+     */
     public List<Entry> sessionMessages() {
         return log.loadSessionMessages(session);
     }

@@ -12,12 +12,18 @@ import dev.parley.core.model.Message;
  */
 public interface ModelProvider {
 
-    /** The provider's name, as stamped on messages ({@code anthropic}, {@code openai}, {@code scripted}…). */
+    /**
+     * The provider's name, as stamped on messages ({@code anthropic}, {@code openai}, {@code scripted}…).
+     *
+     * @return the name
+     */
     String name();
 
     /**
      * Calls the model once.
      *
+     * @param request the model id, system prompt, conversation and tools to send
+     * @param receiver receives the deltas as they stream in, on the calling thread
      * @return the complete assistant message
      * @throws ProviderException if the call fails (a retriable failure says so through {@link ProviderException#isRetriable()})
      */

@@ -9,7 +9,11 @@ import java.util.Map;
  */
 public interface ModelProviderFactory {
 
-    /** The provider name this factory serves ({@code openai}…). */
+    /**
+     * The provider name this factory serves ({@code openai}…).
+     *
+     * @return the name, as {@link ModelProviders#create} looks it up
+     */
     String name();
 
     /**
@@ -17,6 +21,7 @@ public interface ModelProviderFactory {
      *
      * @param model the model id
      * @param environment where to read settings such as API keys and base URLs (normally {@link System#getenv()})
+     * @return the provider, not yet called
      * @throws dev.parley.core.InvalidInputException if a required setting (an API key) is missing
      */
     ModelProvider create(String model, Map<String, String> environment);

@@ -15,6 +15,11 @@ public final class ModelProviders {
     /**
      * Creates the named provider.
      *
+     * @param name the provider's name: {@link #SCRIPTED} or the name of a {@link ModelProviderFactory}
+     * @param model the model id; the scripted provider ignores it
+     * @param environment where the provider reads its settings (normally {@link System#getenv()}); the scripted
+     *     provider reads none
+     * @return a new provider
      * @throws InvalidInputException if no provider has that name (the message lists the available ones), or a
      *     setting it needs is missing
      */
@@ -29,7 +34,11 @@ public final class ModelProviders {
         return factory.create(model, environment);
     }
 
-    /** The available provider names. */
+    /**
+     * The available provider names.
+     *
+     * @return {@link #SCRIPTED} and the names of the factories found, sorted; a new, modifiable set
+     */
     public static java.util.Set<String> names() {
         java.util.Set<String> names = new java.util.TreeSet<>(factories().keySet());
         names.add(SCRIPTED);

@@ -17,6 +17,10 @@ public record ModelRequest(String model, @Nullable String systemPrompt, List<Mes
     /**
      * Checks the model id and copies the lists.
      *
+     * @param model the model id
+     * @param systemPrompt the system prompt, or null
+     * @param messages the conversation, in order; copied
+     * @param tools the tools the model may call; copied
      * @throws NullPointerException if {@code model}, {@code messages} or {@code tools} is null, or a list holds a null
      */
     public ModelRequest {

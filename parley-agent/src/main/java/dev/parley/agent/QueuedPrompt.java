@@ -15,6 +15,8 @@ public record QueuedPrompt(EntryId id, String text) {
     /**
      * Checks the parts.
      *
+     * @param id the id of the entry the prompt is stored as when flushed
+     * @param text the prompt's current text
      * @throws NullPointerException if {@code id} or {@code text} is null
      */
     public QueuedPrompt {

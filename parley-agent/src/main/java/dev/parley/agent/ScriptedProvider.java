@@ -48,7 +48,12 @@ public final class ScriptedProvider implements ModelProvider {
         this.script = Objects.requireNonNull(script, "script");
     }
 
-    /** A provider whose replies echo the last user message. */
+    /**
+     * A provider whose replies echo the last user message.
+     *
+     * @return a provider named {@code scripted} that answers {@code "You said: "} and the text of the request's last
+     *     user message (nothing after it when there is none)
+     */
     public static ScriptedProvider echo() {
         return new ScriptedProvider("scripted", request -> {
             String last = "";
@@ -61,7 +66,12 @@ public final class ScriptedProvider implements ModelProvider {
         });
     }
 
-    /** A script that returns the given replies in order, one per call, and fails when they run out. */
+    /**
+     * A script that returns the given replies in order, one per call, and fails when they run out.
+     *
+     * @param replies the replies, in the order they are given; read as the calls come, not copied
+     * @return the script; a call after the last reply throws a {@link ProviderException} that is not retriable
+     */
     public static Script sequence(List<Message> replies) {
         AtomicInteger next = new AtomicInteger();
         return request -> {
@@ -73,13 +83,24 @@ public final class ScriptedProvider implements ModelProvider {
         };
     }
 
-    /** Makes every call for which {@code when} holds fail after streaming part of its reply. */
+    /**
+     * Makes every call for which {@code when} holds fail after streaming part of its reply.
+     *
+     * @param when tests each request; the call fails with a retriable {@link ProviderException} where it holds, in
+     *     place of the previous predicate
+     * @return this provider
+     * @throws NullPointerException if {@code when} is null
+     */
     public ScriptedProvider failWhen(Predicate<ModelRequest> when) {
         this.failWhen = Objects.requireNonNull(when, "when");
         return this;
     }
 
-    /** How many calls were made. */
+    /**
+     * How many calls were made.
+     *
+     * @return the number of {@link #complete} calls so far, failed ones included
+     */
     public int calls() {
         return calls.get();
     }

@@ -7,7 +7,11 @@ import dev.parley.core.RawJson;
  */
 public interface Tool {
 
-    /** The tool's name, description and argument schema. */
+    /**
+     * The tool's name, description and argument schema.
+     *
+     * @return the spec; its name must be unique among the agent's tools
+     */
     ToolSpec spec();
 
     /**
@@ -29,12 +33,22 @@ public interface Tool {
      * @param isError whether the call failed
      */
     record Output(String text, boolean isError) {
-        /** A successful result with this text. */
+        /**
+         * A successful result with this text.
+         *
+         * @param text the text the model sees
+         * @return a result with {@code isError} false
+         */
         public static Output ok(String text) {
             return new Output(text, false);
         }
 
-        /** A failed result with this text, which the model sees as an error ({@code isError} true). */
+        /**
+         * A failed result with this text, which the model sees as an error ({@code isError} true).
+         *
+         * @param text the text the model sees
+         * @return a result with {@code isError} true
+         */
         public static Output error(String text) {
             return new Output(text, true);
         }

@@ -14,6 +14,9 @@ public record ToolSpec(String name, String description, RawJson parameters) {
     /**
      * Keeps the values as given; neither the name's uniqueness nor the schema is checked here.
      *
+     * @param name the tool's name
+     * @param description what it does, for the model
+     * @param parameters the JSON Schema of its arguments
      * @throws NullPointerException if {@code name}, {@code description} or {@code parameters} is null
      */
     public ToolSpec {

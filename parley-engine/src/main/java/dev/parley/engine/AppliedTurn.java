@@ -17,13 +17,19 @@ public record AppliedTurn(StoredSession stored, @Nullable QueuedPrompt nextPromp
     /**
      * Checks the record.
      *
+     * @param stored the record as written, with its new revision
+     * @param nextPrompt the queued prompt the write took off the queue, or null when the queue was empty
      * @throws NullPointerException if {@code stored} is null
      */
     public AppliedTurn {
         Objects.requireNonNull(stored, "stored");
     }
 
-    /** {@link #nextPrompt} as an optional. */
+    /**
+     * {@link #nextPrompt} as an optional.
+     *
+     * @return the prompt taken off the queue; empty when the queue was empty
+     */
     public Optional<QueuedPrompt> next() {
         return Optional.ofNullable(nextPrompt);
     }

@@ -15,6 +15,8 @@ public record Compacted(ArchiveRecord archive, StoredSession stored) {
     /**
      * Checks the parts.
      *
+     * @param archive the archive record, with its locators
+     * @param stored the session record as written, with its new revision
      * @throws NullPointerException if {@code archive} or {@code stored} is null
      */
     public Compacted {

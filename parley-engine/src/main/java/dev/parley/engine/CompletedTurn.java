@@ -20,6 +20,9 @@ public record CompletedTurn(TurnSummary summary, List<ChatMessage> messages, Lis
      * Checks the summary and copies the lists. Whether the summary's id is new is for
      * {@link SessionService#applyCompletedTurn} to check, not this constructor.
      *
+     * @param summary the turn's summary
+     * @param messages the messages the turn produced, in order; copied
+     * @param lines the UI lines the turn produced, in order; copied, may be empty
      * @throws NullPointerException if {@code summary}, {@code messages} or {@code lines} is null, or a list holds a
      *     null
      */
@@ -29,7 +32,14 @@ public record CompletedTurn(TurnSummary summary, List<ChatMessage> messages, Lis
         lines = List.copyOf(lines);
     }
 
-    /** A completed turn without UI lines. */
+    /**
+     * A completed turn without UI lines.
+     *
+     * @param summary the turn's summary
+     * @param messages the messages the turn produced, in order; copied
+     * @return the completed turn, with no lines
+     * @throws NullPointerException if {@code summary} or {@code messages} is null, or {@code messages} holds a null
+     */
     public static CompletedTurn of(TurnSummary summary, List<ChatMessage> messages) {
         return new CompletedTurn(summary, messages, List.of());
     }

@@ -14,6 +14,9 @@ public record LeaseClaim(String sessionId, LeaseOwner owner, long fencingToken) 
     /**
      * Checks the parts; the session id and the token are taken as given.
      *
+     * @param sessionId the session
+     * @param owner who holds it
+     * @param fencingToken the token issued when it was acquired
      * @throws NullPointerException if {@code sessionId} or {@code owner} is null
      */
     public LeaseClaim {

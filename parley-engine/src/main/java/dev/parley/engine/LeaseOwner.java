@@ -18,6 +18,10 @@ public record LeaseOwner(String kind, @Nullable String hostId, String ownerId, @
     /**
      * Checks the parts; {@code kind} is not checked against the known kinds here.
      *
+     * @param kind {@code tui}, {@code daemon} or {@code ask}
+     * @param hostId the host, or null
+     * @param ownerId the owner within the host
+     * @param clientLabel a label for display, or null
      * @throws NullPointerException if {@code kind} or {@code ownerId} is null
      */
     public LeaseOwner {

@@ -25,7 +25,11 @@ public final class Readiness {
      */
     public record Configuration(@Nullable Conversations conversations, @Nullable ChatSessionRepository legacySessions,
                                 @Nullable ChatArchiveRepository legacyArchives) {
-        /** The default: local files, nothing injected. */
+        /**
+         * The default: local files, nothing injected.
+         *
+         * @return a configuration with no capability and no legacy repository
+         */
         public static Configuration defaults() {
             return new Configuration(null, null, null);
         }
@@ -71,6 +75,11 @@ public final class Readiness {
         /**
          * Copies the lists.
          *
+         * @param source {@code default-files}, {@code conversation-capability} or {@code legacy-repositories}
+         * @param targetLevel {@code local} or {@code completed-conversation}
+         * @param configurationComplete whether nothing is missing
+         * @param issues the findings; copied
+         * @param requiredHostChecks the checks the host still owes; copied
          * @throws NullPointerException if {@code issues} or {@code requiredHostChecks} is null or holds a null
          */
         public Report {
@@ -93,6 +102,11 @@ public final class Readiness {
     /**
      * Assesses a configuration.
      *
+     * @param config the configuration
+     * @return the report: with nothing injected, {@code default-files} at level {@code local}; with the capability,
+     *     {@code conversation-capability} at {@code completed-conversation}; with legacy repositories,
+     *     {@code legacy-repositories} at {@code completed-conversation} with a warning, an error for each missing
+     *     repository, and complete only when both are given
      * @throws InvalidInputException if the capability lacks a repository, or is mixed with the legacy options
      */
     public static Report assess(Configuration config) {

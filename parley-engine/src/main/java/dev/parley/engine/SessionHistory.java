@@ -20,6 +20,9 @@ public record SessionHistory(StoredSession stored, List<ChatMessage> archivedMes
     /**
      * Checks the record and copies {@code archivedMessages}.
      *
+     * @param stored the session record and its revision
+     * @param archivedMessages the messages of the record's archives, oldest archive first; copied
+     * @param rollingSummary the summary of the record's latest archive, or null
      * @throws NullPointerException if {@code stored} or {@code archivedMessages} is null, or
      *     {@code archivedMessages} holds a null
      */
@@ -28,17 +31,29 @@ public record SessionHistory(StoredSession stored, List<ChatMessage> archivedMes
         archivedMessages = List.copyOf(archivedMessages);
     }
 
-    /** The archives the record points at, oldest first. */
+    /**
+     * The archives the record points at, oldest first.
+     *
+     * @return the record's archives; empty when it has none
+     */
     public List<ArchiveRecord> archives() {
         return stored.session().archivesOrEmpty();
     }
 
-    /** The messages the record still holds: the transcript after the latest compaction. */
+    /**
+     * The messages the record still holds: the transcript after the latest compaction.
+     *
+     * @return the record's {@code history}, in order
+     */
     public List<ChatMessage> activeMessages() {
         return stored.session().history();
     }
 
-    /** Every message of the conversation in order: the archived ones, then the record's own. */
+    /**
+     * Every message of the conversation in order: the archived ones, then the record's own.
+     *
+     * @return a new unmodifiable list: {@link #archivedMessages()} followed by {@link #activeMessages()}
+     */
     public List<ChatMessage> fullHistory() {
         List<ChatMessage> all = new ArrayList<>(archivedMessages);
         all.addAll(stored.session().history());

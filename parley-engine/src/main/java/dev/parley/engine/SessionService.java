@@ -94,12 +94,20 @@ public final class SessionService {
         this.ids = Objects.requireNonNull(ids, "ids");
     }
 
-    /** The session repository the service works on. */
+    /**
+     * The session repository the service works on.
+     *
+     * @return the repository given to the constructor
+     */
     public ChatSessionRepository repository() {
         return repository;
     }
 
-    /** The archive repository the service compacts into. */
+    /**
+     * The archive repository the service compacts into.
+     *
+     * @return the repository given to the constructor
+     */
     public ChatArchiveRepository archives() {
         return archives;
     }
@@ -108,6 +116,8 @@ public final class SessionService {
      * The session with this id, created with default settings if there is none. Two first writers resolve to one
      * session: the loser of the create re-reads the winner's record. An existing session is never overwritten.
      *
+     * @param sessionId the session's id
+     * @return the stored record: the existing one, or a new one named {@code Session} at revision 1
      * @throws InvalidInputException if the id is invalid: not 1 to {@value ChatSession#MAX_ID_LENGTH} characters, or
      *     holding a NUL or an unpaired surrogate ({@link ChatSession#requireId})
      */
@@ -131,6 +141,7 @@ public final class SessionService {
      * <p>The written record's {@code updatedAt} is the clock's now, or the stored {@code updatedAt} if that is later
      * (it never goes back), whatever the updater set.
      *
+     * @param sessionId the session
      * @param updater a function of the current record only (it may run several times); returning the same object
      *     means "no change" and writes nothing; an exception it throws propagates and nothing is written
      * @return the stored record, or empty if there is no session
@@ -145,7 +156,12 @@ public final class SessionService {
     /**
      * {@link #update} under a lease: each attempt first checks that the claim still holds.
      *
+     * @param claim the claim that must hold the session's lease; it names the session
+     * @param updater as for {@link #update}
+     * @return the stored record, or empty if there is no session
      * @throws LeaseLostException if the lease expired or was taken over; nothing was written
+     * @throws InvalidInputException as {@link #update}
+     * @throws RevisionConflictException as {@link #update}
      */
     public Optional<StoredSession> updateWithLease(LeaseClaim claim, UnaryOperator<ChatSession> updater) {
         return update(claim.sessionId(), claim, stored -> updater.apply(stored.session()));
@@ -187,6 +203,7 @@ public final class SessionService {
     /**
      * Deletes the session at the revision it has now. Never retried: a conflict surfaces.
      *
+     * @param sessionId the session
      * @return whether it existed
      * @throws RevisionConflictException if the record changed between this call's read and its delete; nothing was
      *     deleted
@@ -201,9 +218,13 @@ public final class SessionService {
     /**
      * Queues a prompt for the session's next turn.
      *
+     * @param sessionId the session
+     * @param prompt the prompt; queued stripped of leading and trailing white space
      * @return its 1-based position in the queue
      * @throws NotFoundException if there is no session
      * @throws InvalidInputException if the prompt is blank
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
      */
     public int enqueuePrompt(String sessionId, String prompt) {
         if (prompt == null || prompt.isBlank()) {
@@ -225,6 +246,9 @@ public final class SessionService {
      * Replaces the text of a queued prompt, stripped of leading and trailing white space, and stamps its
      * {@code updatedAt}. One compare-and-swap update, re-applied on conflict as {@link #update} does.
      *
+     * @param sessionId the session
+     * @param promptId the queued prompt's id
+     * @param prompt the new text
      * @throws NotFoundException if there is no session or no queued prompt with that id
      * @throws InvalidInputException if the prompt is blank; nothing was written
      * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
@@ -253,6 +277,8 @@ public final class SessionService {
     /**
      * Removes a queued prompt; nothing happens if it is not queued, or if there is no session.
      *
+     * @param sessionId the session
+     * @param promptId the queued prompt's id
      * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
      *     was written
      */
@@ -266,6 +292,8 @@ public final class SessionService {
     /**
      * Takes the oldest queued prompt off the queue (FIFO), or empty when the queue is empty or there is no session.
      *
+     * @param sessionId the session
+     * @return the prompt taken off the queue; it is no longer stored
      * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
      *     was taken
      */
@@ -285,12 +313,25 @@ public final class SessionService {
 
     // ---- leases ----
 
-    /** Whether the lease is fresh at {@code now}: refreshed within {@link #STALE_AFTER}. */
+    /**
+     * Whether the lease is fresh at {@code now}: refreshed within {@link #STALE_AFTER}.
+     *
+     * @param lease the lease
+     * @param now the instant to judge at
+     * @return true if {@code now} is before the lease's {@code lastSeenAt} plus {@link #STALE_AFTER}
+     */
     public static boolean isFresh(Lease lease, Instant now) {
         return now.isBefore(lease.lastSeenAt().plus(STALE_AFTER));
     }
 
-    /** Whether the claim holds the session's lease now: fresh, same owner, same fencing token. */
+    /**
+     * Whether the claim holds the session's lease now: fresh, same owner, same fencing token.
+     *
+     * @param session the record, as read
+     * @param claim the claim
+     * @return true if the record's lease is fresh at the clock's now, of the claim's owner (the same owner id and
+     *     host) and carries the claim's fencing token
+     */
     public boolean isHeld(ChatSession session, LeaseClaim claim) {
         return isHeld(session, claim, clock.instant());
     }
@@ -311,12 +352,16 @@ public final class SessionService {
      * Acquires the session's lease. A fresh lease of the same owner is kept (with its token); an expired lease, or
      * none, gives a new token one above every token issued before.
      *
+     * @param sessionId the session
      * @param owner the owner; its {@link LeaseOwner#kind() kind} must be {@code tui}, {@code daemon} or {@code ask}
      * @throws LeaseLostException if another owner holds a fresh lease (the exception carries it, and its
      *     {@link LeaseLostException#expectedToken() expected token} is -1)
+     * @return the claim: the session, the owner and the lease's fencing token
      * @throws InvalidInputException if the owner's kind is not {@code tui}, {@code daemon} or {@code ask}; nothing
      *     was written
      * @throws NotFoundException if there is no session
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
      */
     public LeaseClaim acquireLease(String sessionId, LeaseOwner owner) {
         AtomicReference<Long> token = new AtomicReference<>();
@@ -345,9 +390,12 @@ public final class SessionService {
      * Refreshes a held lease (keeps its token and acquisition time). Freshness is judged at the same instant the
      * lease is stamped with, so a refresh can never revive a lease that had expired when it was checked.
      *
+     * @param claim the claim that holds the lease
      * @throws LeaseLostException if the claim no longer holds it — an expired lease cannot be refreshed; nothing was
      *     written
      * @throws NotFoundException if there is no session
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
      */
     public void refreshLease(LeaseClaim claim) {
         updateWithLease(claim, s -> {
@@ -362,6 +410,10 @@ public final class SessionService {
     /**
      * Releases the lease if the claim holds it; keeps {@code leaseEpoch}. A foreign owner's lease is left alone, and a
      * missing session is not an error: nothing happens.
+     *
+     * @param claim the claim to release; only its owner and fencing token are compared, not the lease's freshness
+     * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
+     *     was written
      */
     public void releaseLease(LeaseClaim claim) {
         update(claim.sessionId(), s -> {
@@ -393,6 +445,8 @@ public final class SessionService {
      * On a revision conflict (a concurrent queue edit, a lease refresh) the whole change is re-applied to the fresh
      * record, as {@link #update} does.
      *
+     * @param claim the claim that must hold the session's lease
+     * @param turn what the turn adds to the record
      * @return the record as written and the prompt taken off the queue
      * @throws LeaseLostException if the claim no longer holds the lease (a stale fencing token, an expired lease);
      *     nothing was written
@@ -434,6 +488,8 @@ public final class SessionService {
      * Starts refreshing the claim's lease every {@link #REFRESH_INTERVAL} on a daemon thread of the heartbeat's own,
      * which {@link TurnHeartbeat#close()} stops. The lease is refreshed once before this returns.
      *
+     * @param claim the claim whose lease to keep fresh
+     * @return the running heartbeat; the caller closes it
      * @throws LeaseLostException if the claim does not hold the lease now; no heartbeat was started
      * @throws NotFoundException if there is no session
      */
@@ -451,7 +507,10 @@ public final class SessionService {
      * Starts refreshing the claim's lease every {@code interval} on the given scheduler, which stays the caller's
      * (closing the heartbeat cancels its task only). The lease is refreshed once before this returns.
      *
+     * @param claim the claim whose lease to keep fresh
+     * @param scheduler runs the refreshes; not shut down by the heartbeat
      * @param interval positive and shorter than {@link #STALE_AFTER}; {@link #REFRESH_INTERVAL} in production
+     * @return the running heartbeat; the caller closes it
      * @throws InvalidInputException if the interval is out of range
      * @throws LeaseLostException if the claim does not hold the lease now; no heartbeat was started
      * @throws NotFoundException if there is no session
@@ -469,6 +528,8 @@ public final class SessionService {
      * stops the heartbeat — also when the body fails — and records the result with {@link #applyCompletedTurn}. The
      * lease stays held afterwards (the caller may run the returned queued prompt under it, or release it).
      *
+     * @param claim the claim that holds the session's lease
+     * @param body the turn's work
      * @return what {@link #applyCompletedTurn} committed
      * @throws LeaseLostException if the claim does not hold the lease when the turn starts, or a refresh found it lost
      *     while the body ran, or it is lost at the final write; the turn was not recorded
@@ -486,6 +547,11 @@ public final class SessionService {
      * {@link #runTurn(LeaseClaim, TurnBody)} with the heartbeat on the given scheduler and interval
      * ({@link #startHeartbeat(LeaseClaim, ScheduledExecutorService, Duration)}).
      *
+     * @param claim the claim that holds the session's lease
+     * @param scheduler runs the heartbeat's refreshes; not shut down by it
+     * @param interval the refresh interval: positive and shorter than {@link #STALE_AFTER}
+     * @param body the turn's work
+     * @return what {@link #applyCompletedTurn} committed
      * @throws InvalidInputException if the interval is out of range, or as {@link #runTurn(LeaseClaim, TurnBody)}
      */
     public AppliedTurn runTurn(LeaseClaim claim, ScheduledExecutorService scheduler, Duration interval, TurnBody body) {
@@ -518,6 +584,7 @@ public final class SessionService {
      * unreferenced. Name, settings, lease and lease epoch are kept. One compare-and-swap update, re-applied on
      * conflict; it needs no lease.
      *
+     * @param sessionId the session
      * @return the record as written
      * @throws NotFoundException if there is no session
      * @throws RevisionConflictException if the record kept changing through {@value #MAX_RETRIES} retries; nothing
@@ -559,7 +626,10 @@ public final class SessionService {
      * reset, another compaction), the write fails with {@link RevisionConflictException} and the record is left as
      * the other writer made it.
      *
+     * @param claim the claim that must hold the session's lease; it names the session
      * @param keepMessages how many of the newest messages stay in the record, at least 0
+     * @param summarizer writes the new rolling summary; called at most once (not when there is nothing to compact),
+     *     before anything is written
      * @return the archive and the updated record, or empty if there was nothing to compact (nothing was written)
      * @throws InvalidInputException if {@code keepMessages} is negative
      * @throws LeaseLostException if the claim does not hold the lease, before the archive append (nothing was
@@ -665,6 +735,9 @@ public final class SessionService {
      * that failed after its append) are not read. Reads only; the record and the archives are each read once, and
      * archives are immutable, so the parts are consistent with the record's revision.
      *
+     * @param sessionId the session
+     * @return the archived messages, the record and its revision, and the rolling summary (null when the record points
+     *     at no archive)
      * @throws NotFoundException if there is no session
      * @throws StorageCorruptionException if the record points at archived messages or a summary that the archive
      *     repository does not hold, or holds with a different message count, or cannot decode

@@ -33,13 +33,22 @@ public interface Summarizer {
         /**
          * Checks the text.
          *
+         * @param text the summary
+         * @param model the model that wrote it, or null
+         * @param shortDescription a short description of the archived part, or null
          * @throws NullPointerException if {@code text} is null
          */
         public Summary {
             Objects.requireNonNull(text, "text");
         }
 
-        /** A summary with text only. */
+        /**
+         * A summary with text only.
+         *
+         * @param text the summary
+         * @return a summary with no model and no short description
+         * @throws NullPointerException if {@code text} is null
+         */
         public static Summary of(String text) {
             return new Summary(text, null, null);
         }

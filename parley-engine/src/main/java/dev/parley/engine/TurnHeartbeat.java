@@ -74,7 +74,11 @@ public final class TurnHeartbeat implements AutoCloseable {
         }
     }
 
-    /** The claim whose lease this heartbeat refreshes. */
+    /**
+     * The claim whose lease this heartbeat refreshes.
+     *
+     * @return the claim the heartbeat was started with
+     */
     public LeaseClaim claim() {
         return claim;
     }
@@ -82,22 +86,38 @@ public final class TurnHeartbeat implements AutoCloseable {
     /**
      * Why the lease was lost, if a refresh found it lost; empty while the lease is (as far as the last refresh knows)
      * held. Once present it stays present.
+     *
+     * @return the failure of the refresh that found the lease lost (for a deleted session, one made for the claim,
+     *     with no current lease); empty while the lease is held
      */
     public Optional<LeaseLostException> lost() {
         return Optional.ofNullable(lost);
     }
 
-    /** How many refreshes have succeeded so far (not counting the check {@code startHeartbeat} makes). */
+    /**
+     * How many refreshes have succeeded so far (not counting the check {@code startHeartbeat} makes).
+     *
+     * @return the count, from 0
+     */
     public long refreshes() {
         return refreshes.get();
     }
 
-    /** The failure of the latest refresh, if it failed for a reason other than a lost lease; cleared by a success. */
+    /**
+     * The failure of the latest refresh that failed for a reason other than a lost lease; cleared by a success. Once
+     * the lease is found lost ({@link #lost()}) no refresh runs again, so this keeps what it held then.
+     *
+     * @return the latest such failure; empty when none has happened since the start or the last successful refresh
+     */
     public Optional<RuntimeException> lastFailure() {
         return Optional.ofNullable(lastFailure);
     }
 
-    /** Whether {@link #close()} has been called. */
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once {@link #close()} has been called
+     */
     public boolean isClosed() {
         return closed;
     }

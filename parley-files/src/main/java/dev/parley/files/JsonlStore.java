@@ -92,7 +92,14 @@ public final class JsonlStore extends BaseStore {
         this.archives = records.archives(scope);
     }
 
-    /** {@link #open(Path, StoreOptions)} with {@link StoreOptions#defaults()}: the default scope. */
+    /**
+     * {@link #open(Path, StoreOptions)} with {@link StoreOptions#defaults()}: the default scope.
+     *
+     * @param dir the store's directory; created if it does not exist
+     * @return the open store, bound to {@value Store#DEFAULT_SCOPE}
+     * @throws InvalidInputException if {@code dir} is an existing file
+     * @throws UnavailableException if the directory cannot be created
+     */
     public static JsonlStore open(Path dir) {
         return open(dir, StoreOptions.defaults());
     }
@@ -103,6 +110,7 @@ public final class JsonlStore extends BaseStore {
      *
      * @param dir the store's directory
      * @param options the clock that stamps sessions, the id generator, the scope
+     * @return the open store; its {@link #directory()} is {@code dir} made absolute and normalized
      * @throws InvalidInputException if {@code dir} is an existing file
      * @throws UnavailableException if the directory cannot be created
      */
@@ -137,7 +145,11 @@ public final class JsonlStore extends BaseStore {
         return logs.computeIfAbsent(scope, s -> new JsonlMessageLog(StoreLayout.logDirectory(dir, s), options));
     }
 
-    /** The store's directory (absolute), the same for every scope. */
+    /**
+     * The store's directory (absolute), the same for every scope.
+     *
+     * @return the directory given at open, absolute and normalized
+     */
     public Path directory() {
         return dir;
     }

@@ -40,7 +40,14 @@ public final class Detector {
         }
     }
 
-    /** Detects the format of a file. */
+    /**
+     * Detects the format of a file.
+     *
+     * @param file the transcript file; only its content is looked at, its first 64 KiB unless it has to be parsed as
+     *     one JSON document
+     * @return the detection: its format, or a null format with the reason, marked malformed when the file cannot be
+     *     read, is not valid JSON or is neither JSON nor an Aider history
+     */
     public static Detection detect(Path file) {
         byte[] head;
         try (java.io.InputStream in = Files.newInputStream(file)) {

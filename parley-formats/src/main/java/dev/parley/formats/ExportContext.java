@@ -16,6 +16,9 @@ public record ExportContext(SessionId session, String sourceSessionId, AgentId a
     /**
      * Checks the parts.
      *
+     * @param session the Parley session
+     * @param sourceSessionId the session id to write into records that carry one
+     * @param agent the agent being exported
      * @throws NullPointerException if {@code session}, {@code sourceSessionId} or {@code agent} is null
      */
     public ExportContext {

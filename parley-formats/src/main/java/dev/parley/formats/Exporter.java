@@ -54,6 +54,7 @@ public final class Exporter {
     /**
      * An exporter of the store's sessions (in its scope).
      *
+     * @param store the store to read; its log and catalog are taken now, and the store stays the caller's to close
      * @throws UnsupportedException if the store has no catalog (the null store)
      */
     public Exporter(Store store) {
@@ -64,7 +65,7 @@ public final class Exporter {
     /**
      * What an export wrote, and what it left out.
      *
-     * @param text the exported text, ending with a newline
+     * @param text the exported text: lines, each ending with a newline; empty when the export writes no line
      * @param notes one line per kind of thing a converting export left out or cut: records with no form in the
      *     target ({@code left out custom records (no form in codex): 1103 (…)}) or on branches a conversation does
      *     not follow, content of the records it wrote ({@code left out reasoning blocks (…): 14}), and history
@@ -77,6 +78,10 @@ public final class Exporter {
         /**
          * Checks the text and copies the lists.
          *
+         * @param text the exported text
+         * @param notes what the export left out or cut, one line per kind; copied
+         * @param agent the agent exported, or null when a {@code parley} export holds every agent
+         * @param agents the session's agents, in the order of their first entries; copied
          * @throws NullPointerException if {@code text}, {@code notes} or {@code agents} is null, or a list holds a null
          */
         public Result {
@@ -88,6 +93,9 @@ public final class Exporter {
         /**
          * Whether this export picked its agent among several because the caller asked for none ({@code asked} null):
          * then the caller should say which agent it got and which others there are.
+         *
+         * @param asked the agent the caller passed to {@link Exporter#export}, or null if it passed none
+         * @return true if {@code asked} is null, an agent was exported and the session has more than one agent
          */
         public boolean choseAmongAgents(@Nullable AgentId asked) {
             return asked == null && agent != null && agents.size() > 1;
@@ -97,6 +105,11 @@ public final class Exporter {
     /**
      * Exports a session's active conversation; the same as {@code export(session, format, agent, false).text()}.
      *
+     * @param session the session to export
+     * @param format the format to write
+     * @param agent the agent to export, or null for the session's only agent (or its {@code main} agent; every agent
+     *     for {@code parley})
+     * @return the exported text
      * @throws NotFoundException if the session or agent does not exist
      * @throws InvalidInputException if the session has several agents and none was chosen
      */
@@ -107,6 +120,8 @@ public final class Exporter {
     /**
      * Exports a session.
      *
+     * @param session the session to export
+     * @param format the format to write
      * @param agent the agent to export, or null for the session's only agent (or its {@code main} agent; every agent
      *     for {@code parley})
      * @param full for a converting export to a conversation format, the whole history (every compacted segment, in
@@ -249,7 +264,18 @@ public final class Exporter {
         return entries.stream().filter(e -> e.agentId().equals(agent)).toList();
     }
 
-    /** The agent to export: the one asked for, the only one, or {@code main}. */
+    /**
+     * The agent to export: the one asked for, the only one, or {@code main}.
+     *
+     * @param agent the agent asked for, or null for none
+     * @param agents the session's agents
+     * @param session the session, named in the error messages
+     * @return {@code agent} if given; else the only agent, or {@link AgentId#MAIN} when {@code agents} holds it or is
+     *     empty
+     * @throws NotFoundException if {@code agent} is given and is not among {@code agents}
+     * @throws InvalidInputException if {@code agent} is null and {@code agents} holds several agents but not
+     *     {@code main}
+     */
     public static AgentId resolve(@Nullable AgentId agent, List<AgentId> agents, SessionId session) {
         if (agent != null) {
             if (!agents.contains(agent)) {

@@ -32,22 +32,40 @@ public enum Format {
         this.lineBased = lineBased;
     }
 
-    /** The name used by {@code --format} and in import reports. */
+    /**
+     * The name used by {@code --format} and in import reports.
+     *
+     * @return the command-line name, such as {@code "claude-code"}
+     */
     public String cliName() {
         return cliName;
     }
 
-    /** The name with its indefinite article, for messages: "an openai-chat", "a codex". */
+    /**
+     * The name with its indefinite article, for messages: "an openai-chat", "a codex".
+     *
+     * @return "a " or "an " followed by {@link #cliName()}
+     */
     public String withArticle() {
         return ("aeiou".indexOf(cliName.charAt(0)) >= 0 ? "an " : "a ") + cliName;
     }
 
-    /** Whether the format is JSONL with one record per entry (else one JSON document per conversation). */
+    /**
+     * Whether the format is JSONL with one record per entry (else one JSON document per conversation).
+     *
+     * @return true for a JSONL format
+     */
     public boolean lineBased() {
         return lineBased;
     }
 
-    /** The format with this name. @throws InvalidInputException naming the known formats if there is none */
+    /**
+     * The format with this name.
+     *
+     * @param name the command-line name, as {@link #cliName()} gives it; matched exactly, case included
+     * @return the format
+     * @throws InvalidInputException naming the known formats if there is none
+     */
     public static Format of(String name) {
         for (Format f : values()) {
             if (f.cliName.equals(name)) {

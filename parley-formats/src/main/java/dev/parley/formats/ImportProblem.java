@@ -25,6 +25,14 @@ public record ImportProblem(Path file, int line, String message, boolean fatal, 
     /**
      * Checks the parts; {@code line} is taken as given.
      *
+     * @param file the file
+     * @param line the 1-based line, or 0 when the problem is not on one line
+     * @param message what is wrong
+     * @param fatal whether the file was rejected or only warned about
+     * @param callId the tool-call id the problem is about, or null
+     * @param record the id of the source record the problem is about, or null
+     * @param storeError the store's error code for a file the store did not take, or null for a problem of the file
+     *     itself
      * @throws NullPointerException if {@code file} or {@code message} is null
      */
     public ImportProblem {
@@ -32,18 +40,40 @@ public record ImportProblem(Path file, int line, String message, boolean fatal, 
         Objects.requireNonNull(message, "message");
     }
 
-    /** A problem of the file itself, about a call or a record. */
+    /**
+     * A problem of the file itself, about a call or a record.
+     *
+     * @param file the file
+     * @param line the 1-based line, or 0 when the problem is not on one line
+     * @param message what is wrong
+     * @param fatal whether the file was rejected or only warned about
+     * @param callId the tool-call id the problem is about, or null
+     * @param record the id of the source record the problem is about, or null
+     * @throws NullPointerException if {@code file} or {@code message} is null
+     */
     public ImportProblem(Path file, int line, String message, boolean fatal, @Nullable String callId,
                          @Nullable String record) {
         this(file, line, message, fatal, callId, record, null);
     }
 
-    /** A problem about no particular call or record. */
+    /**
+     * A problem about no particular call or record.
+     *
+     * @param file the file
+     * @param line the 1-based line, or 0 when the problem is not on one line
+     * @param message what is wrong
+     * @param fatal whether the file was rejected or only warned about
+     * @throws NullPointerException if {@code file} or {@code message} is null
+     */
     public ImportProblem(Path file, int line, String message, boolean fatal) {
         this(file, line, message, fatal, null, null);
     }
 
-    /** {@code file:line: message} (or {@code file: message}). */
+    /**
+     * {@code file:line: message} (or {@code file: message}).
+     *
+     * @return the problem in one line, {@code file: message} when {@code line} is 0
+     */
     public String describe() {
         return file + (line > 0 ? ":" + line : "") + ": " + message;
     }

@@ -78,6 +78,7 @@ public final class Importer {
     /**
      * An importer into the store (its scope).
      *
+     * @param store the store to write; its log and catalog are taken now, and the store stays the caller's to close
      * @param ids the generator of ids for sessions and entries the sources do not name
      * @throws UnsupportedException if the store has no catalog (the null store)
      */
@@ -89,25 +90,50 @@ public final class Importer {
 
     /** Receives what an import does, as it happens. */
     public interface Listener {
-        /** A session was imported, updated or found unchanged. */
+        /**
+         * A session was imported, updated or found unchanged.
+         *
+         * @param result what importing the session did
+         */
         void session(ImportResult result);
 
-        /** A file was rejected (fatal) or warned about. */
+        /**
+         * A file was rejected (fatal) or warned about.
+         *
+         * @param problem the problem; {@link ImportProblem#fatal()} tells which
+         */
         void problem(ImportProblem problem);
 
-        /** The import found {@code total} files to read; called once before the first file. */
+        /**
+         * The import found {@code total} files to read; called once before the first file.
+         *
+         * @param total the number of distinct files to read, directories walked and each file counted once
+         */
         default void filesFound(int total) {}
 
-        /** One more file was read. */
+        /**
+         * One more file was read.
+         *
+         * @param file the file, as an absolute, normalized path; called for every file counted by
+         *     {@link #filesFound}, a skipped or rejected one too
+         */
         default void fileDone(Path file) {}
 
         /**
          * A file found in a directory was passed over: it is no transcript of a known format (a manifest, notes); the
-         * reason comes as a warning ({@link #problem}). Not called for Markdown beside the transcripts.
+         * reason comes as a warning ({@link #problem}), except for Markdown that is not an Aider history, which is
+         * passed over without one.
+         *
+         * @param file the file passed over
          */
         default void skipped(Path file) {}
 
-        /** {@code done} of the {@code total} sessions read have been stored (or failed); called after each. */
+        /**
+         * {@code done} of the {@code total} sessions read have been stored (or failed); called after each.
+         *
+         * @param done how many sessions have been stored or failed so far, 1 to {@code total}
+         * @param total how many sessions the files held (a Claude Code session and its subagent files count as one)
+         */
         default void stored(int done, int total) {}
     }
 

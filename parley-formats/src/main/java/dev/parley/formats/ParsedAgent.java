@@ -20,6 +20,10 @@ public record ParsedAgent(AgentId agent, @Nullable Path source, List<NewEntry> e
     /**
      * Checks the parts and copies the lists.
      *
+     * @param agent the agent
+     * @param source the file the entries came from, or null for a conversation of a multi-conversation file
+     * @param entries the entries in source order; copied
+     * @param lines the 1-based source line of each entry (0 for none), or empty when the format does not say; copied
      * @throws NullPointerException if {@code agent}, {@code entries} or {@code lines} is null, or a list holds a null
      * @throws IllegalArgumentException if {@code lines} is neither empty nor one per entry
      */
@@ -32,17 +36,34 @@ public record ParsedAgent(AgentId agent, @Nullable Path source, List<NewEntry> e
         }
     }
 
-    /** Entries whose lines are not known. */
+    /**
+     * Entries whose lines are not known.
+     *
+     * @param agent the agent
+     * @param source the file the entries came from, or null for a conversation of a multi-conversation file
+     * @param entries the entries in source order; copied
+     * @throws NullPointerException if {@code agent} or {@code entries} is null, or {@code entries} holds a null
+     */
     public ParsedAgent(AgentId agent, @Nullable Path source, List<NewEntry> entries) {
         this(agent, source, entries, List.of());
     }
 
-    /** The source line of the entry at this position, or 0 when not known. */
+    /**
+     * The source line of the entry at this position, or 0 when not known.
+     *
+     * @param index the entry's 0-based position in {@link #entries()}
+     * @return the 1-based line; 0 when the entry has none or {@link #lines()} is empty
+     * @throws IndexOutOfBoundsException if {@code lines} is not empty and {@code index} is not a position in it
+     */
     public int lineOf(int index) {
         return lines.isEmpty() ? 0 : lines.get(index);
     }
 
-    /** How many of the entries are messages. */
+    /**
+     * How many of the entries are messages.
+     *
+     * @return the number of entries whose payload is a {@link dev.parley.core.model.Message}
+     */
     public long messageCount() {
         return entries.stream().filter(e -> e.payload() instanceof dev.parley.core.model.Message).count();
     }

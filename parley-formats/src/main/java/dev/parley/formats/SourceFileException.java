@@ -63,17 +63,28 @@ public final class SourceFileException extends InvalidInputException {
     /**
      * The file. Not serialized (a {@link Path} is not serializable): a copy read back from a serialized form has none,
      * and its message still names the file.
+     *
+     * @return the file; null on a copy read back from a serialized form
      */
     public Path file() {
         return file;
     }
 
-    /** The 1-based line, or 0. */
+    /**
+     * The 1-based line, or 0.
+     *
+     * @return the line, 0 when the problem is not on one line
+     */
     public int line() {
         return line;
     }
 
-    /** As an import problem. */
+    /**
+     * As an import problem.
+     *
+     * @return a fatal problem with this file and line, and the message without its {@code file:line: } prefix
+     * @throws NullPointerException on a copy read back from a serialized form, which has no file
+     */
     public ImportProblem problem() {
         String prefix = file + (line > 0 ? ":" + line : "") + ": ";
         String message = getMessage().startsWith(prefix) ? getMessage().substring(prefix.length()) : getMessage();

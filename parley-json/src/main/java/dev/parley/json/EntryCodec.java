@@ -58,7 +58,12 @@ public final class EntryCodec {
 
     // ---- entries ----
 
-    /** The canonical JSON of an entry. */
+    /**
+     * The canonical JSON of an entry.
+     *
+     * @param entry the entry
+     * @return a new object, {@code seq} first, then the other fields in canonical order
+     */
     public static ObjectNode encode(Entry entry) {
         ObjectNode out = Json.object();
         out.put("seq", entry.seq());
@@ -85,7 +90,9 @@ public final class EntryCodec {
     /**
      * Decodes an entry.
      *
+     * @param node the entry's canonical JSON, with its {@code seq}
      * @param location where the record is stored, named in errors
+     * @return the entry
      * @throws CorruptRecordException if the JSON is not a valid entry
      */
     public static Entry decode(JsonNode node, String location) {
@@ -113,7 +120,14 @@ public final class EntryCodec {
         }
     }
 
-    /** Decodes an entry from JSON text. @throws CorruptRecordException if the text is not a valid entry */
+    /**
+     * Decodes an entry from JSON text.
+     *
+     * @param text the entry's canonical JSON text, with its {@code seq}
+     * @param location where the record is stored, named in errors
+     * @return the entry, as {@link #decode(JsonNode, String)} of the parsed text returns it
+     * @throws CorruptRecordException if the text is not a valid entry
+     */
     public static Entry decode(String text, String location) {
         Entry entry = EntryStreamDecoder.decodeRecord(parser(text), null);
         return entry != null ? entry : decode(parseRecord(text, location), location);
@@ -129,6 +143,8 @@ public final class EntryCodec {
          * Reads the value of the field {@code name}, whose first token is the parser's current token, leaving the
          * parser at its last token ({@link JsonParser#skipChildren()} for a container).
          *
+         * @param name the field's name
+         * @param p the parser, at the field value's first token
          * @return false if {@code name} is not a field of the envelope, or its value is not one the reader takes: the
          *     record is then not decoded here
          * @throws IOException if the parser fails
@@ -141,6 +157,9 @@ public final class EntryCodec {
      * for the common shape of a record only (a message entry). It accepts nothing that {@link #decode(JsonNode,
      * String)} of the record less its envelope would refuse, and returns what that returns.
      *
+     * @param bytes the buffer holding the record
+     * @param offset where the record starts in {@code bytes}
+     * @param length the record's length, in bytes
      * @param envelope reads the envelope's fields; any field that neither it nor an entry has declines the record
      * @return the entry, or null when the record is not of the common shape or is not valid: decode it through the
      *     tree then, which returns the entry or throws the {@link CorruptRecordException} that names the fault
@@ -165,6 +184,9 @@ public final class EntryCodec {
     /**
      * An entry as a database row stores it: its canonical JSON without the seq, which the row keeps in a column of its
      * own (the store assigns it on insert).
+     *
+     * @param entry the entry
+     * @return the compact JSON text of its canonical form, without {@code seq}
      */
     public static String encodeRow(Entry entry) {
         return encodeRow(entry.toNewEntry(), entry.agentId());
@@ -173,6 +195,10 @@ public final class EntryCodec {
     /**
      * An entry about to be appended by {@code agent}, as a database row stores it: {@link #encodeRow(Entry)} of the
      * entry it becomes, whatever seq the store then assigns.
+     *
+     * @param entry the entry to append
+     * @param agent the agent appending it
+     * @return the compact JSON text of its canonical form, without {@code seq}
      */
     public static String encodeRow(NewEntry entry, AgentId agent) {
         return Json.write(encodeFields(Json.object(), entry, agent));
@@ -182,6 +208,11 @@ public final class EntryCodec {
      * Decodes a row written by {@link #encodeRow}: the body, the seq column, and the entry id column, which must agree
      * with the body.
      *
+     * @param body the row's JSON body, as {@link #encodeRow} wrote it
+     * @param seq the row's seq; a {@code seq} field in the body does not override it
+     * @param entryId the row's entry id
+     * @param location where the row is, named in errors
+     * @return the entry, with {@code seq}
      * @throws CorruptRecordException naming {@code location} if the body is not a valid entry or names another id
      */
     public static Entry decodeRow(String body, long seq, String entryId, String location) {
@@ -191,6 +222,14 @@ public final class EntryCodec {
     /**
      * As {@link #decodeRow(String, long, String, String)}, with the location made only when a fault is named (a load
      * decodes every row of a session, and almost all of them are sound).
+     *
+     * @param body the row's JSON body, as {@link #encodeRow} wrote it
+     * @param seq the row's seq; a {@code seq} field in the body does not override it
+     * @param entryId the row's entry id
+     * @param where makes the location of the row, named in errors; called only when the body is not decoded on the
+     *     fast path
+     * @return the entry, with {@code seq}
+     * @throws CorruptRecordException naming the location if the body is not a valid entry or names another id
      */
     public static Entry decodeRow(String body, long seq, String entryId, Supplier<String> where) {
         Entry streamed = EntryStreamDecoder.decodeRow(parser(body), seq);
@@ -207,7 +246,14 @@ public final class EntryCodec {
         return entry;
     }
 
-    /** Parses JSON text, failing with a {@link CorruptRecordException} naming {@code location}. */
+    /**
+     * Parses JSON text, failing with a {@link CorruptRecordException} naming {@code location}.
+     *
+     * @param text the JSON text
+     * @param location where the text is stored, named in errors
+     * @return the value, of any JSON type
+     * @throws CorruptRecordException if the text is not one well-formed JSON value
+     */
     public static JsonNode parseRecord(String text, String location) {
         try {
             return Json.parse(text);
@@ -216,7 +262,12 @@ public final class EntryCodec {
         }
     }
 
-    /** The key an entry's payload is stored under, for its kind. */
+    /**
+     * The key an entry's payload is stored under, for its kind.
+     *
+     * @param kind the entry kind
+     * @return the key ({@code message}, {@code modelChange}, …)
+     */
     public static String payloadKey(EntryKind kind) {
         return switch (kind) {
             case MESSAGE -> "message";
@@ -230,7 +281,12 @@ public final class EntryCodec {
         };
     }
 
-    /** The canonical JSON of a payload (without its kind). */
+    /**
+     * The canonical JSON of a payload (without its kind).
+     *
+     * @param payload the payload
+     * @return a new object of the payload's fields; absent optional values are left out
+     */
     public static ObjectNode encodePayload(EntryPayload payload) {
         ObjectNode out = Json.object();
         if (payload instanceof Message m) {
@@ -261,7 +317,15 @@ public final class EntryCodec {
         return out;
     }
 
-    /** Decodes a payload of the given kind. @throws CorruptRecordException if it is not valid */
+    /**
+     * Decodes a payload of the given kind.
+     *
+     * @param kind the kind the payload must be of
+     * @param node the payload's JSON
+     * @param location where the payload is stored, named in errors
+     * @return the payload, of {@code kind}
+     * @throws CorruptRecordException if it is not valid
+     */
     public static EntryPayload decodePayload(EntryKind kind, JsonNode node, String location) {
         StrictObject o = StrictObject.of(node, location);
         try {
@@ -306,7 +370,12 @@ public final class EntryCodec {
 
     // ---- messages ----
 
-    /** The canonical JSON of a message. */
+    /**
+     * The canonical JSON of a message.
+     *
+     * @param m the message
+     * @return a new object; {@code content} is a string for plain text, else a list of blocks
+     */
     public static ObjectNode encodeMessage(Message m) {
         ObjectNode out = Json.object();
         out.put("role", m.role().name());
@@ -332,7 +401,14 @@ public final class EntryCodec {
         return out;
     }
 
-    /** Decodes a message. @throws CorruptRecordException if it is not valid */
+    /**
+     * Decodes a message.
+     *
+     * @param node the message's JSON
+     * @param location where the message is stored, named in errors
+     * @return the message
+     * @throws CorruptRecordException if it is not valid
+     */
     public static Message decodeMessage(JsonNode node, String location) {
         StrictObject o = StrictObject.of(node, location).allowOnly(MESSAGE_KEYS);
         try {
@@ -361,7 +437,12 @@ public final class EntryCodec {
         }
     }
 
-    /** The canonical JSON of content blocks. */
+    /**
+     * The canonical JSON of content blocks.
+     *
+     * @param blocks the blocks, in order
+     * @return a new array, one object per block in order
+     */
     public static ArrayNode encodeBlocks(List<ContentBlock> blocks) {
         ArrayNode out = Json.mapper().createArrayNode();
         for (ContentBlock block : blocks) {
@@ -370,7 +451,12 @@ public final class EntryCodec {
         return out;
     }
 
-    /** The canonical JSON of one content block. */
+    /**
+     * The canonical JSON of one content block.
+     *
+     * @param block the block
+     * @return a new object, its {@code type} naming the kind of block
+     */
     public static ObjectNode encodeBlock(ContentBlock block) {
         ObjectNode o = Json.object();
         if (block instanceof ContentBlock.Text t) {
@@ -416,7 +502,14 @@ public final class EntryCodec {
         return o;
     }
 
-    /** Decodes content blocks. @throws CorruptRecordException if one is not valid */
+    /**
+     * Decodes content blocks.
+     *
+     * @param node the JSON array of blocks
+     * @param location where the blocks are stored, named in errors with the failing block's index
+     * @return the blocks, in order; empty for an empty array
+     * @throws CorruptRecordException if {@code node} is not an array, or one is not valid
+     */
     public static List<ContentBlock> decodeBlocks(JsonNode node, String location) {
         if (!node.isArray()) {
             throw new CorruptRecordException(location, "content is not a list");
@@ -428,7 +521,14 @@ public final class EntryCodec {
         return out;
     }
 
-    /** Decodes one content block. @throws CorruptRecordException if it is not valid */
+    /**
+     * Decodes one content block.
+     *
+     * @param node the block's JSON
+     * @param location where the block is stored, named in errors
+     * @return the block
+     * @throws CorruptRecordException if it is not valid
+     */
     public static ContentBlock decodeBlock(JsonNode node, String location) {
         StrictObject o = StrictObject.of(node, location);
         try {
@@ -479,7 +579,12 @@ public final class EntryCodec {
 
     // ---- usage ----
 
-    /** The canonical JSON of usage; zero counts are left out. */
+    /**
+     * The canonical JSON of usage; zero counts are left out.
+     *
+     * @param u the usage
+     * @return a new object; empty for {@link Usage#ZERO}
+     */
     public static ObjectNode encodeUsage(Usage u) {
         ObjectNode o = Json.object();
         putIfPositive(o, "input", u.inputTokens());
@@ -493,7 +598,14 @@ public final class EntryCodec {
         return o;
     }
 
-    /** Decodes usage. @throws CorruptRecordException if it is not valid */
+    /**
+     * Decodes usage.
+     *
+     * @param node the usage's JSON
+     * @param location where the usage is stored, named in errors
+     * @return the usage; a count left out is 0, and a cost left out is null
+     * @throws CorruptRecordException if it is not valid
+     */
     public static Usage decodeUsage(JsonNode node, String location) {
         StrictObject o = StrictObject.of(node, location)
                 .allowOnly(Set.of("input", "output", "cacheRead", "cacheWrite", "reasoning", "costUsd"));
@@ -525,6 +637,10 @@ public final class EntryCodec {
     /**
      * A {@link RawJson} as a JSON value: embedded when its text is the compact form of itself, otherwise wrapped as
      * {@code {"$json":"<text>"}} so that the exact text survives.
+     *
+     * @param raw the raw JSON
+     * @return the parsed value, or the wrapper when the text is not the compact form of itself (or parses to such a
+     *     wrapper)
      */
     public static JsonNode rawToNode(RawJson raw) {
         JsonNode parsed;
@@ -544,6 +660,9 @@ public final class EntryCodec {
      * arguments, provider items, metadata, custom data) as the JSON it holds, where {@link #encodePayload} may keep its
      * exact text. Two payloads whose raw values differ only in spacing or key order give nodes that are
      * {@link Json#same} (objects compared by their members, numbers as written).
+     *
+     * @param payload the payload
+     * @return a new node, to compare with {@link Json#same}
      */
     public static JsonNode comparable(EntryPayload payload) {
         ObjectNode node = encodePayload(payload);
@@ -556,7 +675,12 @@ public final class EntryCodec {
         return node;
     }
 
-    /** A source record as JSON for comparing what two say: its format, and its residual as the JSON it holds. */
+    /**
+     * A source record as JSON for comparing what two say: its format, and its residual as the JSON it holds.
+     *
+     * @param source the source record
+     * @return a new node, to compare with {@link Json#same}
+     */
     public static JsonNode comparable(SourceRecord source) {
         ObjectNode node = encodeSource(source);
         if (node.has("residual")) {
@@ -601,7 +725,12 @@ public final class EntryCodec {
         return encoded;
     }
 
-    /** The inverse of {@link #rawToNode}. */
+    /**
+     * The inverse of {@link #rawToNode}.
+     *
+     * @param node a value as {@link #rawToNode} gives it
+     * @return the wrapped text of a {@code {"$json":…}} wrapper, else the node's compact text
+     */
     public static RawJson nodeToRaw(JsonNode node) {
         if (isRawWrapper(node)) {
             return new RawJson(node.get(RAW_TEXT).textValue());
@@ -609,14 +738,26 @@ public final class EntryCodec {
         return new RawJson(Json.write(node));
     }
 
-    /** A map of raw JSON values (message or session metadata) as one JSON object. */
+    /**
+     * A map of raw JSON values (message or session metadata) as one JSON object.
+     *
+     * @param map the values by key
+     * @return a new object, its keys in the map's iteration order, each value as {@link #rawToNode} gives it
+     */
     public static ObjectNode encodeRawMap(Map<String, RawJson> map) {
         ObjectNode out = Json.object();
         map.forEach((k, v) -> out.set(k, rawToNode(v)));
         return out;
     }
 
-    /** The inverse of {@link #encodeRawMap}. @throws CorruptRecordException if the node is not an object */
+    /**
+     * The inverse of {@link #encodeRawMap}.
+     *
+     * @param node the JSON object
+     * @param location where the object is stored, named in errors
+     * @return a new map in the object's key order; empty for an empty object
+     * @throws CorruptRecordException if the node is not an object
+     */
     public static Map<String, RawJson> decodeRawMap(JsonNode node, String location) {
         StrictObject o = StrictObject.of(node, location);
         Map<String, RawJson> out = new LinkedHashMap<>();

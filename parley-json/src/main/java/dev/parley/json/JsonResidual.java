@@ -37,6 +37,8 @@ public final class JsonResidual {
     /**
      * The residual of {@code source} relative to {@code encoded}.
      *
+     * @param source the record as imported; not modified (the patch may share its nodes)
+     * @param encoded the exporter's output for the model of that record; not modified
      * @return the patch, or null when the two are JSON-equal
      */
     public static @Nullable JsonNode diff(JsonNode source, JsonNode encoded) {

@@ -35,7 +35,7 @@ import java.util.Objects;
  * {@link dev.parley.core.ParleyException}s; a failed update wrote nothing:
  * <ul>
  *   <li>{@link dev.parley.core.InvalidInputException} from every method, if the memory id's {@code toString()} is
- *       empty; from {@link #getMessages}, {@link #updateMessages} and {@link #deleteMessages}, also if it maps to a
+ *       empty or holds an unpaired surrogate; from {@link #getMessages}, {@link #updateMessages} and {@link #deleteMessages}, also if it maps to a
  *       session that another memory id owns ({@link MemoryIds}); from {@link #updateMessages}, also if a message
  *       cannot be mapped;</li>
  *   <li>{@link dev.parley.core.UnavailableException} if the store failed, and from {@link #updateMessages} if other
@@ -47,7 +47,11 @@ import java.util.Objects;
 public final class ParleyChatMemoryStore implements ChatMemoryStore {
     private final MemoryLog<ChatMessage> memory;
 
-    /** A memory store on {@code store}, stamping entries with the system clock. */
+    /**
+     * A memory store on {@code store}, stamping entries with the system clock.
+     *
+     * @param store the store that keeps the memories; not closed by this object
+     */
     public ParleyChatMemoryStore(Store store) {
         this(store, Clock.systemUTC());
     }
@@ -75,7 +79,15 @@ public final class ParleyChatMemoryStore implements ChatMemoryStore {
         memory.delete(key(memoryId));
     }
 
-    /** The session that keeps a memory, for reading its whole history through the store. */
+    /**
+     * The session that keeps a memory, for reading its whole history through the store.
+     *
+     * @param memoryId the memory id, by its {@code toString()}
+     * @return the session id, as {@link MemoryIds#sessionId} makes it
+     * @throws NullPointerException if {@code memoryId} is null
+     * @throws dev.parley.core.InvalidInputException if its {@code toString()} is empty or holds an unpaired
+     *     surrogate
+     */
     public SessionId sessionId(Object memoryId) {
         return memory.sessionId(key(memoryId));
     }

@@ -57,6 +57,7 @@ public final class PostgresSchema {
     /**
      * Brings the database's Parley tables to {@link #CURRENT_VERSION}, in the connection's current schema.
      *
+     * @param dataSource the database to migrate, reached through its connections; not closed
      * @throws UnsupportedException if the database's schema is newer than this code, or it is not UTF-8
      * @throws UnavailableException if the database cannot be reached or a migration fails
      */
@@ -74,6 +75,7 @@ public final class PostgresSchema {
     /**
      * Checks, without changing anything, that the database has exactly the schema this code needs.
      *
+     * @param dataSource the database to check, reached through its connections; not closed
      * @throws UnsupportedException if the schema is newer than this code, or the database is not UTF-8
      * @throws UnavailableException if it is older or absent (run the migrations), or the database cannot be reached
      */
@@ -89,7 +91,14 @@ public final class PostgresSchema {
         }
     }
 
-    /** The highest successfully applied migration version, or 0 when Parley's tables are absent. */
+    /**
+     * The highest successfully applied migration version, or 0 when Parley's tables are absent.
+     *
+     * @param dataSource the database to read, reached through its connections; not closed
+     * @return the newest version recorded as applied in {@value #HISTORY_TABLE}, a point release rounded up
+     *     ({@link dev.parley.core.store.SchemaVersions#newest}); 0 when the connection finds no such table
+     * @throws UnavailableException if the database cannot be reached or read
+     */
     public static int installedVersion(DataSource dataSource) {
         return installedVersion(dataSource, describe(dataSource));
     }

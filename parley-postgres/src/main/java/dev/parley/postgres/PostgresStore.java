@@ -58,6 +58,10 @@ public final class PostgresStore extends JdbcStore {
      * pgjdbc ({@code org.postgresql.Driver}), directly or through a pool: appends send several statements in one text,
      * which pgjdbc runs one by one in a single round trip.
      *
+     * @param dataSource the host's data source of a UTF-8 database; not closed with the store
+     * @param options the clock, id generator and scope; the scope is bound unpinned, and a null scope binds
+     *     {@value Store#DEFAULT_SCOPE}
+     * @return the open store, its schema current
      * @throws dev.parley.core.UnavailableException if the database cannot be reached or migrated
      * @throws dev.parley.core.UnsupportedException if its schema is newer than this code, or it is not UTF-8
      */
@@ -65,7 +69,13 @@ public final class PostgresStore extends JdbcStore {
         return builder(dataSource).options(options).build();
     }
 
-    /** A builder over {@code dataSource}, which must reach a UTF-8 database. */
+    /**
+     * A builder over {@code dataSource}, which must reach a UTF-8 database.
+     *
+     * @param dataSource the data source the store borrows its connections from; not closed with the store unless
+     *     {@link Builder#closeDataSource(boolean)} says so
+     * @return a new builder that migrates, with {@link StoreOptions#defaults()} and no pinned scope
+     */
     public static Builder builder(DataSource dataSource) {
         return new Builder(dataSource);
     }
@@ -87,6 +97,8 @@ public final class PostgresStore extends JdbcStore {
          * with {@code parley.scope=} does. Bind it from a trusted server-side identity, never from client input.
          * Without it the store is bound, unpinned, to the options' scope or {@value Store#DEFAULT_SCOPE}.
          *
+         * @param scope the scope to bind and pin; it takes precedence over the options' scope
+         * @return this builder
          * @throws dev.parley.core.InvalidInputException if it is not a valid scope ({@link Scopes#require})
          */
         public Builder scope(String scope) {
@@ -98,19 +110,34 @@ public final class PostgresStore extends JdbcStore {
          * Whether {@link #build()} applies missing migrations (default true). With false it only checks that the
          * schema is exactly the one this code needs, for hosts that migrate in a separate step
          * ({@link PostgresSchema#migrate}).
+         *
+         * @param migrate true to migrate at {@link #build()}, false to validate only ({@link PostgresSchema#validate})
+         * @return this builder
          */
         public Builder migrate(boolean migrate) {
             this.migrate = migrate;
             return this;
         }
 
-        /** Whether closing the store also closes the data source (default false: the host owns it). */
+        /**
+         * Whether closing the store also closes the data source (default false: the host owns it).
+         *
+         * @param close true to close the data source with the store; it has effect only on a data source that is
+         *     {@link AutoCloseable}
+         * @return this builder
+         */
         public Builder closeDataSource(boolean close) {
             this.closeDataSource = close;
             return this;
         }
 
-        /** Clock, id generator and (unpinned) scope. */
+        /**
+         * Clock, id generator and (unpinned) scope.
+         *
+         * @param options the options; their scope, or {@value Store#DEFAULT_SCOPE} when null, is bound unless
+         *     {@link #scope(String)} pinned one
+         * @return this builder
+         */
         public Builder options(StoreOptions options) {
             this.options = Objects.requireNonNull(options, "options");
             return this;
@@ -119,7 +146,10 @@ public final class PostgresStore extends JdbcStore {
         /**
          * Migrates (or validates) the schema and returns the store.
          *
-         * @throws dev.parley.core.UnavailableException if the database cannot be reached or its schema is behind
+         * @return a new store; each call migrates or validates again and returns another store over the same data
+         *     source
+         * @throws dev.parley.core.UnavailableException if the database cannot be reached, or its schema is behind and
+         *     migration is off ({@code migrate(false)})
          * @throws dev.parley.core.UnsupportedException if its schema is newer than this code, or it is not UTF-8
          */
         public PostgresStore build() {
@@ -142,7 +172,12 @@ public final class PostgresStore extends JdbcStore {
         }
     }
 
-    /** The data source the store borrows its connections from. */
+    /**
+     * The data source the store borrows its connections from.
+     *
+     * @return the data source given to {@link #open(DataSource, StoreOptions)} or {@link #builder(DataSource)}, or the
+     *     pool the store opened from its URI; the same for every view of the store
+     */
     public DataSource dataSource() {
         return dialect.dataSource();
     }

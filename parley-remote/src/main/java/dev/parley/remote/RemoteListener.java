@@ -16,12 +16,19 @@ public interface RemoteListener {
      */
     default void fellBack(String operation, Throwable cause) {}
 
-    /** A write that had fallen back was replayed to the server and acknowledged. */
+    /**
+     * A write that had fallen back was replayed to the server and acknowledged.
+     *
+     * @param operation the write replayed ({@code append}, {@code truncateAfter}…)
+     */
     default void replayed(String operation) {}
 
     /**
      * The server refused a write that had fallen back (it went on differently: an entry id with other content, a
      * missing parent…). The write stays in the fallback store and in the journal's conflicts file; nothing is merged.
+     *
+     * @param operation the write refused ({@code append}, {@code truncateAfter}…)
+     * @param cause the server's answer, as the exception the server raised
      */
     default void conflict(String operation, ParleyException cause) {}
 }

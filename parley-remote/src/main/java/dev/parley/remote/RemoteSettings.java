@@ -89,6 +89,16 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
      *   <li>{@code maxBodyBytes} ({@code parley.maxBody}): at least 1.</li>
      * </ul>
      *
+     * @param server the server's base URI ({@code http://…} or {@code https://…})
+     * @param timeout every call's limit
+     * @param token the bearer token, or null
+     * @param fallbackUri the local store's URI
+     * @param journal the replay journal's file
+     * @param breakerFailureRatePercent the failure rate, in percent, that opens the breaker
+     * @param breakerWindowCalls the calls the failure rate is computed over
+     * @param breakerOpen how long the breaker stays open
+     * @param replayInterval how often the background replay runs
+     * @param maxBodyBytes the largest request body the server accepts, in bytes
      * @throws NullPointerException if {@code server}, {@code timeout}, {@code fallbackUri}, {@code journal},
      *     {@code breakerOpen} or {@code replayInterval} is null
      * @throws InvalidInputException if a part is out of its range, naming the URI parameter it comes from, or
@@ -117,7 +127,23 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
         MAX_BODY_RANGE.check(maxBodyBytes);
     }
 
-    /** Settings with the default request body limit, {@link #DEFAULT_MAX_BODY_BYTES}. */
+    /**
+     * Settings with the default request body limit, {@link #DEFAULT_MAX_BODY_BYTES}.
+     *
+     * @param server the server's base URI ({@code http://…} or {@code https://…})
+     * @param timeout every call's limit
+     * @param token the bearer token, or null
+     * @param fallbackUri the local store's URI
+     * @param journal the replay journal's file
+     * @param breakerFailureRatePercent the failure rate, in percent, that opens the breaker
+     * @param breakerWindowCalls the calls the failure rate is computed over
+     * @param breakerOpen how long the breaker stays open
+     * @param replayInterval how often the background replay runs
+     * @throws NullPointerException if {@code server}, {@code timeout}, {@code fallbackUri}, {@code journal},
+     *     {@code breakerOpen} or {@code replayInterval} is null
+     * @throws InvalidInputException if a part is out of the range the canonical constructor states, or
+     *     {@code fallbackUri} names a {@code remote:} store
+     */
     public RemoteSettings(URI server, Duration timeout, @Nullable String token, String fallbackUri, Path journal,
                           int breakerFailureRatePercent, int breakerWindowCalls, Duration breakerOpen,
                           Duration replayInterval) {
@@ -128,7 +154,9 @@ public record RemoteSettings(URI server, Duration timeout, @Nullable String toke
     /**
      * The settings a parsed {@code remote:} URI gives: each number an integer in the range the constructor states.
      *
+     * @param uri the parsed {@code remote:} URI; its location is the server's URL
      * @param env the environment ({@value #TOKEN_ENV})
+     * @return the settings, with the default of each parameter the URI does not give
      * @throws InvalidInputException if the location is not an http(s) URL with a host and without a query, a number
      *     is not an integer or is out of its range, or {@code parley.fallback} names a {@code remote:} store
      */

@@ -91,12 +91,20 @@ public final class RemoteStore extends BaseStore {
         }
     }
 
-    /** The resilience settings from the URI. */
+    /**
+     * The resilience settings from the URI.
+     *
+     * @return the settings, the same for every scope of this store
+     */
     public RemoteSettings settings() {
         return node.settings();
     }
 
-    /** Adds a listener of fallbacks, replays and conflicts (of every scope of this store). */
+    /**
+     * Adds a listener of fallbacks, replays and conflicts (of every scope of this store).
+     *
+     * @param listener the listener; it cannot be removed, and one added twice is called twice
+     */
     public void addListener(RemoteListener listener) {
         node.addListener(listener);
     }
@@ -104,6 +112,8 @@ public final class RemoteStore extends BaseStore {
     /**
      * This store's counters since it was opened (shared by every scope), the breaker's state and the journal's
      * pending writes.
+     *
+     * @return a snapshot of the counters, taken now
      */
     public RemoteStats stats() {
         return new RemoteStats(node.calls(), node.fallbacks(), node.replays(), node.conflicts(),
@@ -114,6 +124,7 @@ public final class RemoteStore extends BaseStore {
      * What {@code parley remote status} prints: whether the server answers now (one call, within the timeout), the
      * breaker, the pending and refused writes, and where the journal and the fallback are.
      *
+     * @return the status, with {@link RemoteStatus#reachable()} false when the server did not answer
      * @throws UnavailableException if what answers at the server's address is not a Parley server
      */
     public RemoteStatus status() {
@@ -146,6 +157,7 @@ public final class RemoteStore extends BaseStore {
      * store does not end a stream that is open (stop it from {@code onEntry} or by interrupting the thread); its
      * next reconnection fails with {@link UnavailableException}.
      *
+     * @param session the session to follow
      * @param afterSeq the seq to start after (0 for every entry)
      * @param onEntry receives each entry; returns whether to go on
      * @throws InvalidInputException if the server refuses the stream with a 4xx status other than 408 and 429 (a bad

@@ -48,6 +48,9 @@ public final class ParleyServer implements AutoCloseable {
     /**
      * Starts a server on {@code store}.
      *
+     * @param store the store to serve; it stays the caller's to close
+     * @param config where and how to listen
+     * @return the server, accepting requests
      * @throws UnavailableException if it cannot listen (the port is taken, the address is not local)
      */
     public static ParleyServer start(Store store, ServerConfig config) {
@@ -91,6 +94,7 @@ public final class ParleyServer implements AutoCloseable {
      * lets go at once, so that a caller can fail before it opens a store or announces anything. The port may still be
      * taken before {@link #start} binds it, which {@code start} reports the same way. Port 0 (a free one) always passes.
      *
+     * @param config the address and port to check
      * @throws UnavailableException if the port is taken or the address is not one of this machine's
      */
     public static void checkCanListen(ServerConfig config) {
@@ -107,12 +111,20 @@ public final class ParleyServer implements AutoCloseable {
         }
     }
 
-    /** The port the server listens on. */
+    /**
+     * The port the server listens on.
+     *
+     * @return the port, the one picked when the configuration asked for port 0
+     */
     public int port() {
         return app.port();
     }
 
-    /** The server's base URI, {@code http://HOST:PORT}. */
+    /**
+     * The server's base URI, {@code http://HOST:PORT}.
+     *
+     * @return the URI, with the configured address as HOST (in brackets for an IPv6 address) and {@link #port()}
+     */
     public URI uri() {
         String h = host.contains(":") ? "[" + host + "]" : host;
         return URI.create("http://" + h + ":" + port());

@@ -30,6 +30,14 @@ public record ServerConfig(String bind, int port, Tokens tokens, long maxBodyByt
     public static final Duration DEFAULT_EVENT_POLL_INTERVAL = Duration.ofMillis(250);
 
     /**
+     * Checks every setting.
+     *
+     * @param bind the address to listen on
+     * @param port the TCP port, 0 to 65535
+     * @param tokens the bearer tokens; {@link Tokens#none()} for none
+     * @param maxBodyBytes the largest request body accepted, in bytes, at least 1
+     * @param eventPollInterval how often a live event stream polls; positive
+     * @throws NullPointerException if {@code bind}, {@code tokens} or {@code eventPollInterval} is null
      * @throws InvalidInputException if the port or a limit is out of range, the address is blank or cannot be
      *     resolved, or it is not a loopback address and there are no tokens
      */
@@ -55,28 +63,57 @@ public record ServerConfig(String bind, int port, Tokens tokens, long maxBodyByt
         }
     }
 
-    /** Loopback, port {@value #DEFAULT_PORT}, no tokens, the default limits. */
+    /**
+     * Loopback, port {@value #DEFAULT_PORT}, no tokens, the default limits.
+     *
+     * @return the default configuration
+     */
     public static ServerConfig defaults() {
         return new ServerConfig(DEFAULT_BIND, DEFAULT_PORT, Tokens.none(), DEFAULT_MAX_BODY_BYTES,
                 DEFAULT_EVENT_POLL_INTERVAL);
     }
 
-    /** This configuration on another address. */
+    /**
+     * This configuration on another address.
+     *
+     * @param bind the address to listen on
+     * @return a new configuration; this one is unchanged
+     * @throws InvalidInputException if the address is blank or cannot be resolved, or it is not a loopback address
+     *     and there are no tokens
+     */
     public ServerConfig withBind(String bind) {
         return new ServerConfig(bind, port, tokens, maxBodyBytes, eventPollInterval);
     }
 
-    /** This configuration on another port (0: a free one). */
+    /**
+     * This configuration on another port (0: a free one).
+     *
+     * @param port the TCP port, 0 to 65535
+     * @return a new configuration; this one is unchanged
+     * @throws InvalidInputException if the port is out of range
+     */
     public ServerConfig withPort(int port) {
         return new ServerConfig(bind, port, tokens, maxBodyBytes, eventPollInterval);
     }
 
-    /** This configuration with tokens. */
+    /**
+     * This configuration with tokens.
+     *
+     * @param tokens the tokens, replacing this configuration's
+     * @return a new configuration; this one is unchanged
+     * @throws InvalidInputException if {@code tokens} is empty and the address is not a loopback address
+     */
     public ServerConfig withTokens(Tokens tokens) {
         return new ServerConfig(bind, port, tokens, maxBodyBytes, eventPollInterval);
     }
 
-    /** This configuration with another request body limit, in bytes. */
+    /**
+     * This configuration with another request body limit, in bytes.
+     *
+     * @param maxBodyBytes the largest request body accepted, in bytes, at least 1
+     * @return a new configuration; this one is unchanged
+     * @throws InvalidInputException if {@code maxBodyBytes} is less than 1
+     */
     public ServerConfig withMaxBodyBytes(long maxBodyBytes) {
         return new ServerConfig(bind, port, tokens, maxBodyBytes, eventPollInterval);
     }

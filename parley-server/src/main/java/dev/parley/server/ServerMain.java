@@ -80,7 +80,12 @@ public final class ServerMain {
     /**
      * Serves {@code store} until the JVM ends; closes the server and the store on shutdown.
      *
+     * @param store the store to serve; closed on shutdown, or at once if the server cannot start
+     * @param config where and how to listen
      * @param out where the listening line is printed
+     * @throws UnavailableException if the server cannot listen; the store is closed
+     * @throws InterruptedException if the calling thread is interrupted while it serves; the server keeps serving
+     *     until the JVM ends, when it and the store are closed
      */
     public static void serve(Store store, ServerConfig config, java.io.PrintStream out) throws InterruptedException {
         serve(store, config, out, uri -> "listening on " + uri);
@@ -91,8 +96,14 @@ public final class ServerMain {
      * java.io.PrintStream, java.util.function.Function)}; first checks that the server can listen, so that a port in
      * use fails before the store is opened (or created) and before anything is announced.
      *
+     * @param storeUri the URI of the store to open and serve ({@link Stores#open(String)})
+     * @param config where and how to listen
+     * @param out where the announcement is printed
+     * @param announce the line to print, given the server's base URI
      * @throws UnavailableException if the server cannot listen
      * @throws ParleyException if the store cannot be opened
+     * @throws InterruptedException if the calling thread is interrupted while it serves; the server keeps serving
+     *     until the JVM ends, when it and the store are closed
      */
     public static void serve(String storeUri, ServerConfig config, java.io.PrintStream out,
                              java.util.function.Function<java.net.URI, String> announce) throws InterruptedException {
@@ -103,6 +114,14 @@ public final class ServerMain {
     /**
      * Serves {@code store} until the JVM ends, like {@link #serve(Store, ServerConfig, java.io.PrintStream)}, printing
      * {@code announce} of the server's base URI once it accepts requests.
+     *
+     * @param store the store to serve; closed on shutdown, or at once if the server cannot start
+     * @param config where and how to listen
+     * @param out where the announcement is printed, and flushed
+     * @param announce the line to print, given the server's base URI
+     * @throws UnavailableException if the server cannot listen; the store is closed
+     * @throws InterruptedException if the calling thread is interrupted while it serves; the server keeps serving
+     *     until the JVM ends, when it and the store are closed
      */
     public static void serve(Store store, ServerConfig config, java.io.PrintStream out,
                              java.util.function.Function<java.net.URI, String> announce) throws InterruptedException {

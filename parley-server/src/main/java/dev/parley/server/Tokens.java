@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * request names. Immutable and thread-safe.
  *
  * <p>Text form (a file, or the {@value #ENV} environment variable with entries separated by commas): one
- * {@code TOKEN=SCOPE} per line; blank lines and lines starting with {@code #} are ignored. A token is 16 or more
+ * {@code TOKEN=SCOPE} per line or separated by commas, in a file too; blank lines and lines starting with {@code #} are ignored. A token is 16 or more
  * characters without spaces, {@code =} or commas. The scope {@value #ANY_SCOPE} makes an administrative token that
  * may name any scope with the {@code Parley-Scope} header (the conformance kit needs one, as it works in scopes of its
  * own); give it only to trusted services.
@@ -41,6 +41,8 @@ public final class Tokens {
     /**
      * No tokens: the server listens only on loopback and answers the programs of this machine, each in the scope its
      * {@code Parley-Scope} header names (or the store's), but no web page of another origin.
+     *
+     * @return the empty set of tokens
      */
     public static Tokens none() {
         return new Tokens(Map.of());
@@ -49,6 +51,9 @@ public final class Tokens {
     /**
      * Tokens from a map of token to scope.
      *
+     * @param tokenToScope each token and the scope it is bound to ({@value #ANY_SCOPE} for an administrative token);
+     *     may be empty, and is copied
+     * @return the tokens
      * @throws InvalidInputException if a token is too short or has a space, {@code =} or comma, or a scope is invalid
      */
     public static Tokens of(Map<String, String> tokenToScope) {
@@ -59,7 +64,9 @@ public final class Tokens {
     /**
      * Parses the text form.
      *
+     * @param text the text form: {@code TOKEN=SCOPE} entries, one per line or separated by commas
      * @param source what the text is, for messages
+     * @return the tokens, at least one
      * @throws InvalidInputException naming the line if one is malformed, a token repeats, or there is none
      */
     public static Tokens parse(String text, String source) {
@@ -96,6 +103,8 @@ public final class Tokens {
     /**
      * Reads the text form from a file.
      *
+     * @param file the file, in UTF-8
+     * @return the tokens, at least one
      * @throws InvalidInputException if the file cannot be read or is malformed
      */
     public static Tokens read(Path file) {
@@ -113,6 +122,8 @@ public final class Tokens {
     /**
      * The tokens of {@value #ENV}, or {@link #none()} when it is unset or blank.
      *
+     * @param env the environment variables, such as {@link System#getenv()}
+     * @return the tokens, empty when the variable is unset or blank
      * @throws InvalidInputException if it is malformed
      */
     public static Tokens fromEnvironment(Map<String, String> env) {
@@ -120,19 +131,32 @@ public final class Tokens {
         return text == null || text.isBlank() ? none() : parse(text, ENV);
     }
 
-    /** These tokens and {@code other}'s; a token in both keeps this one's scope. */
+    /**
+     * These tokens and {@code other}'s; a token in both keeps this one's scope.
+     *
+     * @param other the tokens to add
+     * @return new tokens; this and {@code other} are unchanged
+     */
     public Tokens and(Tokens other) {
         Map<String, String> out = new LinkedHashMap<>(other.scopes);
         out.putAll(scopes);
         return new Tokens(out);
     }
 
-    /** Whether there are no tokens. */
+    /**
+     * Whether there are no tokens.
+     *
+     * @return true when there are none
+     */
     public boolean isEmpty() {
         return scopes.isEmpty();
     }
 
-    /** How many tokens there are. */
+    /**
+     * How many tokens there are.
+     *
+     * @return the number of tokens, 0 or more
+     */
     public int size() {
         return scopes.size();
     }
@@ -140,6 +164,10 @@ public final class Tokens {
     /**
      * The scope a presented token is bound to, compared in constant time per token; empty when it is not one of
      * these.
+     *
+     * @param token the presented token, or null when the request carries none
+     * @return the token's scope ({@value #ANY_SCOPE} for an administrative token); empty when {@code token} is null
+     *     or not one of these
      */
     public Optional<String> scopeOf(@Nullable String token) {
         if (token == null) {

@@ -33,8 +33,8 @@ import org.springframework.ai.chat.messages.Message;
  * <p>Thread-safe. The store is not closed by this object. Failures are Parley's unchecked
  * {@link dev.parley.core.ParleyException}s; a failed save wrote nothing:
  * <ul>
- *   <li>{@link dev.parley.core.InvalidInputException} from every method taking a conversation id, if the id is null
- *       or empty; from {@link #findByConversationId}, {@link #saveAll} and {@link #deleteByConversationId}, also if
+ *   <li>{@link dev.parley.core.InvalidInputException} from every method taking a conversation id, if the id is null,
+ *       empty or holds an unpaired surrogate; from {@link #findByConversationId}, {@link #saveAll} and {@link #deleteByConversationId}, also if
  *       the id maps to a session that another conversation id owns ({@link MemoryIds}); from {@link #saveAll}, also
  *       if a message cannot be mapped;</li>
  *   <li>{@link dev.parley.core.UnavailableException} if the store failed, and from {@link #saveAll} if other
@@ -45,7 +45,11 @@ import org.springframework.ai.chat.messages.Message;
 public final class ParleyChatMemoryRepository implements ChatMemoryRepository {
     private final MemoryLog<Message> memory;
 
-    /** A repository on {@code store}, stamping entries with the system clock. */
+    /**
+     * A repository on {@code store}, stamping entries with the system clock.
+     *
+     * @param store the store that keeps the conversations; not closed by this object
+     */
     public ParleyChatMemoryRepository(Store store) {
         this(store, Clock.systemUTC());
     }
@@ -69,6 +73,8 @@ public final class ParleyChatMemoryRepository implements ChatMemoryRepository {
      *
      * @param cursor the previous page's cursor, or null for the first page
      * @param limit how many catalog entries to visit, 1 to {@link dev.parley.core.log.SessionCatalog#MAX_PAGE_SIZE}
+     * @return the conversation ids among the entries visited (fewer than {@code limit}, possibly none, even when
+     *     more pages follow) and the next page's cursor, null after the last page
      * @throws dev.parley.core.InvalidInputException if {@code limit} is outside that range or the cursor is damaged
      *     (on a store without a catalog, {@code null:}, the page is empty and nothing is checked)
      */
@@ -91,7 +97,14 @@ public final class ParleyChatMemoryRepository implements ChatMemoryRepository {
         memory.delete(conversationId);
     }
 
-    /** The session that keeps a conversation, for reading its whole history through the store. */
+    /**
+     * The session that keeps a conversation, for reading its whole history through the store.
+     *
+     * @param conversationId the conversation id
+     * @return the session id, as {@link MemoryIds#sessionId} makes it
+     * @throws dev.parley.core.InvalidInputException if {@code conversationId} is null, empty or holds an unpaired
+     *     surrogate
+     */
     public SessionId sessionId(String conversationId) {
         return memory.sessionId(conversationId);
     }

@@ -65,6 +65,9 @@ public final class SpringAiMessages {
     /**
      * The message as Parley's.
      *
+     * @param message the Spring AI message
+     * @return the Parley message; what Parley's blocks do not model is kept under {@link #RESIDUAL_KEY} in its
+     *     metadata
      * @throws InvalidInputException for a message type this mapping does not know, a tool call without a name, or a
      *     tool response without an id
      */
@@ -122,6 +125,8 @@ public final class SpringAiMessages {
     /**
      * The Parley message as Spring AI's.
      *
+     * @param message the Parley message, such as one {@link #encode} made
+     * @return the Spring AI message
      * @throws CorruptRecordException if the message has a role Spring AI has no message for
      */
     public static Message decode(dev.parley.core.model.Message message) {

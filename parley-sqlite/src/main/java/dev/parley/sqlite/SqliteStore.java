@@ -75,10 +75,15 @@ public final class SqliteStore extends JdbcStore {
      * Opens (creating it and its directories if needed) the database at {@code file}, brings its schema up to date,
      * and binds the store to {@code options}' scope, or {@value Store#DEFAULT_SCOPE}.
      *
+     * @param file the database file; a relative path is resolved against the working directory
+     * @param options the clock, id generator and scope of the store; a null scope binds {@value Store#DEFAULT_SCOPE}
+     * @return the open store; read-only when an existing file cannot be written (see the class comment)
      * @throws InvalidInputException if the path is a directory
      * @throws UnavailableException if the file cannot be opened or migrated
      * @throws dev.parley.core.UnsupportedException if the file was written by a newer Parley, or is another
-     *     application's database
+     *     application's database, or can only be read and has an older schema (migrating it needs a write)
+     * @throws CorruptRecordException if an existing, non-empty file does not start with SQLite's file header; the
+     *     file is left unchanged
      */
     public static SqliteStore open(Path file, StoreOptions options) {
         Objects.requireNonNull(options, "options");
@@ -232,7 +237,11 @@ public final class SqliteStore extends JdbcStore {
         }
     }
 
-    /** The database file, as an absolute path. */
+    /**
+     * The database file, as an absolute path.
+     *
+     * @return the absolute path of the database file; the same for every scope's view of the store
+     */
     public Path file() {
         return file;
     }

@@ -15,13 +15,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The six scenarios of the archive-repository contract, with the names of Heddle's
+ * The seven scenarios of the archive-repository contract, with the names of Heddle's
  * {@code ChatArchiveRepositoryConformance} (see the glossary).
  */
 public final class ArchiveRepositoryScenarios {
     private ArchiveRepositoryScenarios() {}
 
-    /** The scenarios, in order. */
+    /**
+     * The scenarios, in order.
+     *
+     * @return the scenarios in id order, a new immutable list each call
+     */
     public static List<Scenario<ArchiveRepositoryHarness>> all() {
         return List.of(
                 new Scenario<>("AR-1", "append preserves manifest order and readable summaries",
@@ -48,7 +52,12 @@ public final class ArchiveRepositoryScenarios {
                         ArchiveRepositoryScenarios::messagesReadBack));
     }
 
-    /** Runs every scenario and returns one verdict each. */
+    /**
+     * Runs every scenario and returns one verdict each.
+     *
+     * @param harness the backend's harness
+     * @return one verdict per scenario, in id order; a failing scenario is a verdict, not an exception
+     */
     public static List<Verdict> run(ArchiveRepositoryHarness harness) {
         return ConformanceRunner.run(all(), harness, ArchiveRepositoryHarness::cleanupScope);
     }

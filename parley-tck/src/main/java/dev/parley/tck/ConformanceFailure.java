@@ -22,7 +22,11 @@ public final class ConformanceFailure extends AssertionError {
         this.scenario = scenario;
     }
 
-    /** The id and name of the failed scenario. */
+    /**
+     * The id and name of the failed scenario.
+     *
+     * @return the scenario's title, as given to the constructor
+     */
     public String scenario() {
         return scenario;
     }

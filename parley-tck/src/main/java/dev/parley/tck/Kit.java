@@ -15,9 +15,9 @@ public enum Kit {
      * needs it to keep what is appended ({@link Capability#PERSISTENT}), which every store but {@code null:} does.
      */
     MESSAGE_LOG("message-log", Capability.PERSISTENT),
-    /** The session-record repository ({@link SessionRepositoryScenarios}, {@code CS-1}…{@code CS-9}). */
+    /** The session-record repository ({@link SessionRepositoryScenarios}, {@code CS-1}…{@code CS-10}). */
     SESSION_RECORDS("sessions", Capability.SESSION_RECORDS),
-    /** The archive repository ({@link ArchiveRepositoryScenarios}, {@code AR-1}…{@code AR-6}). */
+    /** The archive repository ({@link ArchiveRepositoryScenarios}, {@code AR-1}…{@code AR-7}). */
     ARCHIVES("archives", Capability.ARCHIVES);
 
     private final String label;
@@ -28,12 +28,20 @@ public enum Kit {
         this.requires = requires;
     }
 
-    /** The kit's name on the command line ({@code parley conformance --kit}) and in reports. */
+    /**
+     * The kit's name on the command line ({@code parley conformance --kit}) and in reports.
+     *
+     * @return {@code message-log}, {@code sessions} or {@code archives}
+     */
     public String label() {
         return label;
     }
 
-    /** The capability a store must declare for the kit's scenarios to run. */
+    /**
+     * The capability a store must declare for the kit's scenarios to run.
+     *
+     * @return the capability
+     */
     public Capability requires() {
         return requires;
     }
@@ -41,6 +49,8 @@ public enum Kit {
     /**
      * The kit's scenarios, in the order they run, as run against a {@link StoreHarness} (which is the harness of
      * every kit).
+     *
+     * @return the scenarios, a new immutable list each call
      */
     public List<Scenario<StoreHarness>> scenarios() {
         return switch (this) {
@@ -55,12 +65,20 @@ public enum Kit {
                 (harness, scope) -> s.body().run(harness, scope))).toList();
     }
 
-    /** The titles ({@link Scenario#title()}: id and name) of the kit's scenarios, in the order they run. */
+    /**
+     * The titles ({@link Scenario#title()}: id and name) of the kit's scenarios, in the order they run.
+     *
+     * @return the titles, an immutable list
+     */
     public List<String> titles() {
         return scenarios().stream().map(Scenario::title).toList();
     }
 
-    /** Why the kit's scenarios do not run against a store that does not declare {@link #requires()}. */
+    /**
+     * Why the kit's scenarios do not run against a store that does not declare {@link #requires()}.
+     *
+     * @return the reason, naming the capability and the kit, as a skipped verdict's detail
+     */
     public String notDeclared() {
         return "the store does not declare " + requires + ", which the " + label + " kit checks";
     }
@@ -68,6 +86,8 @@ public enum Kit {
     /**
      * The kit with this label.
      *
+     * @param label a kit's {@link #label()}, matched exactly
+     * @return the kit
      * @throws IllegalArgumentException naming the labels, if none has it
      */
     public static Kit ofLabel(String label) {

@@ -58,7 +58,11 @@ public final class MessageLogScenarios {
 
     private MessageLogScenarios() {}
 
-    /** Every message-log scenario, in id order. */
+    /**
+     * Every message-log scenario, in id order.
+     *
+     * @return the scenarios, a new immutable list each call
+     */
     public static List<Scenario<MessageLogHarness>> all() {
         return List.of(
                 new Scenario<>("ML-01", "insertion order across agents",
@@ -130,7 +134,12 @@ public final class MessageLogScenarios {
                         MessageLogScenarios::seqsAfterDeletion));
     }
 
-    /** Runs the scenarios against the harness and returns one verdict each. */
+    /**
+     * Runs the scenarios against the harness and returns one verdict each.
+     *
+     * @param harness the backend's harness
+     * @return one verdict per scenario, in id order; a failing scenario is a verdict, not an exception
+     */
     public static List<Verdict> run(MessageLogHarness harness) {
         return ConformanceRunner.run(all(), harness, MessageLogHarness::cleanupScope);
     }

@@ -19,7 +19,11 @@ import java.util.Random;
 public final class Samples {
     private Samples() {}
 
-    /** A fixed list of tricky messages, the same on every call. */
+    /**
+     * A fixed list of tricky messages, the same on every call.
+     *
+     * @return the messages, an immutable list
+     */
     public static List<Message> tricky() {
         Instant at = Instant.parse("2025-12-08T22:41:05.306Z");
         return List.of(
@@ -53,7 +57,12 @@ public final class Samples {
                 Message.builder(Role.of("bashExecution")).plainText("$ ls\nREADME.md").build());
     }
 
-    /** A deterministic pseudo-random message for the given seed. */
+    /**
+     * A deterministic pseudo-random message drawn from {@code random}.
+     *
+     * @param random the source of every choice; generators seeded alike give the same messages in the same order
+     * @return a user, assistant, tool or system message, with usage half of the time
+     */
     public static Message random(Random random) {
         Role role = List.of(Role.USER, Role.ASSISTANT, Role.TOOL, Role.SYSTEM).get(random.nextInt(4));
         Message.Builder b = Message.builder(role);

@@ -15,6 +15,10 @@ public record Scenario<H>(String id, String name, String rule, Body<H> body) {
     /**
      * Keeps the values as given; the id's form is not checked.
      *
+     * @param id the stable id, e.g. {@code ML-02}
+     * @param name the scenario's name, e.g. {@code batch append is atomic}
+     * @param rule the rule of the contract the scenario checks, as one sentence
+     * @param body what the scenario does
      * @throws NullPointerException if {@code id}, {@code name}, {@code rule} or {@code body} is null
      */
     public Scenario {
@@ -24,7 +28,11 @@ public record Scenario<H>(String id, String name, String rule, Body<H> body) {
         Objects.requireNonNull(body, "body");
     }
 
-    /** The id and name, as failures and reports show them. */
+    /**
+     * The id and name, as failures and reports show them.
+     *
+     * @return the id, a space and the name, e.g. {@code ML-02 batch append is atomic}
+     */
     public String title() {
         return id + " " + name;
     }
@@ -41,6 +49,8 @@ public record Scenario<H>(String id, String name, String rule, Body<H> body) {
          *
          * @param harness the backend's harness
          * @param scope a scope of its own, cleaned up afterwards
+         * @throws Exception any exception fails the scenario ({@link ConformanceRunner#runOne} reports it as an
+         *     unexpected one in a {@link ConformanceFailure}), except a {@link CapabilityMissing}, which skips it
          */
         void run(H harness, String scope) throws Exception;
     }

@@ -61,7 +61,13 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
         this.support = support;
     }
 
-    /** {@link #of(String, StoreOptions)} with {@link StoreOptions#defaults()}. */
+    /**
+     * {@link #of(String, StoreOptions)} with {@link StoreOptions#defaults()}.
+     *
+     * @param uri the store URI; it must not bind a scope
+     * @return the harness
+     * @throws InvalidInputException as {@link #of(String, StoreOptions)}
+     */
     public static StoreHarness of(String uri) {
         return of(uri, StoreOptions.defaults());
     }
@@ -76,6 +82,7 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
      *
      * @param uri the store URI; it must not bind a scope
      * @param options the clock and ids to open each instance with; their scope, if any, is replaced per scenario
+     * @return the harness; nothing is opened yet
      * @throws InvalidInputException if the URI is malformed, or binds a scope with {@code parley.scope=} (the message
      *     says to remove it). Nothing is opened before the first scenario, so a store that cannot be opened fails
      *     there, or at {@link #capabilities()}
@@ -97,6 +104,8 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
      * {@code store}, which stays the caller's to close after the run. Damage injection is found by the scheme of
      * {@link Store#uri()}.
      *
+     * @param store the store under test; it stays open, for the caller to close
+     * @return the harness
      * @throws InvalidInputException if the store's URI pins its scope ({@code parley.scope=})
      */
     public static StoreHarness over(Store store) {
@@ -128,6 +137,7 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
      *
      * @param wrapper given a store bound to a scenario's scope, returns the store the scenario uses; closing what it
      *     returns must close what it was given
+     * @return a new harness over the same store; this one is unchanged
      */
     public StoreHarness wrapping(UnaryOperator<Store> wrapper) {
         Objects.requireNonNull(wrapper, "wrapper");
@@ -135,7 +145,13 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
         return new StoreHarness(uri, backing, ownsBacking, s -> wrapper.apply(outer.apply(s)), scheme, support);
     }
 
-    /** The backend's conformance support for a scheme, or null when none is on the class path. */
+    /**
+     * The backend's conformance support for a scheme, or null when none is on the class path.
+     *
+     * @param scheme the URI scheme, without the colon ({@code sqlite}, {@code jsonl}…)
+     * @return the first {@link ConformanceSupport} that {@link ServiceLoader} finds whose
+     *     {@link ConformanceSupport#scheme()} equals {@code scheme}, or null
+     */
     public static @Nullable ConformanceSupport supportFor(String scheme) {
         for (ConformanceSupport s : ServiceLoader.load(ConformanceSupport.class, StoreHarness.class.getClassLoader())) {
             if (s.scheme().equals(scheme)) {
@@ -145,7 +161,11 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
         return null;
     }
 
-    /** The URI of the store under test, with secrets masked (for {@code memory:}, the named store it runs as). */
+    /**
+     * The URI of the store under test, with secrets masked (for {@code memory:}, the named store it runs as).
+     *
+     * @return the URI, for reports
+     */
     public String uri() {
         return uri;
     }
@@ -153,6 +173,7 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
     /**
      * What the store under test declares, read once from a store the harness opens (and closes) for it.
      *
+     * @return the capabilities, an immutable set
      * @throws dev.parley.core.ParleyException if the store cannot be opened
      */
     public Set<Capability> capabilities() {
@@ -171,6 +192,8 @@ public final class StoreHarness implements MessageLogHarness, SessionRepositoryH
      * kit's {@linkplain Kit#requires() capability}, no scenario runs and each is reported skipped with that reason.
      * Never throws for a failing scenario.
      *
+     * @param kit the kit to run
+     * @return one verdict per scenario of the kit, in the order they run
      * @throws dev.parley.core.ParleyException if the store cannot be opened to read its capabilities
      */
     public List<Verdict> run(Kit kit) {

@@ -18,6 +18,11 @@ public record Verdict(String id, String scenario, Outcome outcome, @Nullable Str
      * Checks that the title begins with the id and that a verdict other than {@link Outcome#PASSED} says why. A
      * passed verdict may still carry a detail; it is not cleared.
      *
+     * @param id the scenario's id, e.g. {@code ML-02}
+     * @param scenario the scenario's title: its id and name, e.g. {@code ML-02 batch append is atomic}
+     * @param outcome passed, failed, or skipped (the scenario could not run against this store)
+     * @param detail why it failed or was skipped, not blank then; null, or a note kept as given, when it passed
+     * @param elapsed how long it ran
      * @throws NullPointerException if {@code id}, {@code scenario}, {@code outcome} or {@code elapsed} is null
      * @throws IllegalArgumentException if {@code scenario} is not {@code id} or {@code id} and a space and a name, or the outcome is failed
      *     or skipped and {@code detail} is null or blank
@@ -48,7 +53,11 @@ public record Verdict(String id, String scenario, Outcome outcome, @Nullable Str
         SKIPPED
     }
 
-    /** Whether the scenario passed. */
+    /**
+     * Whether the scenario passed.
+     *
+     * @return true when the outcome is {@link Outcome#PASSED}
+     */
     public boolean passed() {
         return outcome == Outcome.PASSED;
     }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * Certifies the map store with Parley's conformance kit: each nested class runs one kit, and each scenario is a test
- * named by its id (CS-1 … CS-10, AR-1 … AR-6).
+ * named by its id (CS-1 … CS-10, AR-1 … AR-7).
  */
 class MapStoreConformanceTest {
     /** One storage for the whole run, as one database would be; every scenario gets scopes of its own. */

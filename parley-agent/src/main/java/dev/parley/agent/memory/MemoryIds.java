@@ -35,6 +35,9 @@ public final class MemoryIds {
     /**
      * The session id of a memory id.
      *
+     * @param memoryId the framework's memory id
+     * @return {@code memoryId} itself when it is a valid Parley id, else {@value #HASHED_PREFIX} and the first 32 hex
+     *     digits of its SHA-256
      * @throws InvalidInputException if {@code memoryId} is null or empty, or holds a surrogate that is not half of a
      *     pair (which has no UTF-8 encoding: such ids would share a hash with the id that has {@code ?} there)
      */

@@ -16,12 +16,18 @@ import java.util.function.Function;
  */
 public interface MessageCodec<M> {
 
-    /** The framework's name, recorded on every memory session it creates ({@code langchain4j}, {@code spring-ai}). */
+    /**
+     * The framework's name, recorded on every memory session it creates ({@code langchain4j}, {@code spring-ai}).
+     *
+     * @return the name
+     */
     String framework();
 
     /**
      * The message as Parley's.
      *
+     * @param message the framework's message
+     * @return the Parley message, from which {@link #decode} makes an equal one
      * @throws dev.parley.core.InvalidInputException if the message cannot be represented
      */
     Message encode(M message);
@@ -29,11 +35,22 @@ public interface MessageCodec<M> {
     /**
      * The Parley message as the framework's.
      *
+     * @param message a Parley message, as {@link #encode} made it
+     * @return the framework's message
      * @throws dev.parley.core.CorruptRecordException if the stored message cannot be one of the framework's
      */
     M decode(Message message);
 
-    /** A codec from two functions. */
+    /**
+     * A codec from two functions.
+     *
+     * @param <M> the framework's message type
+     * @param framework the framework's name
+     * @param encode maps a framework message to Parley's
+     * @param decode maps a Parley message to the framework's
+     * @return a codec that calls the functions
+     * @throws NullPointerException if an argument is null
+     */
     static <M> MessageCodec<M> of(String framework, Function<M, Message> encode, Function<Message, M> decode) {
         Objects.requireNonNull(framework, "framework");
         Objects.requireNonNull(encode, "encode");

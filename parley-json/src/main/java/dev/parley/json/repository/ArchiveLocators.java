@@ -14,21 +14,49 @@ import java.util.Optional;
 public final class ArchiveLocators {
     private ArchiveLocators() {}
 
-    /** The session and archive a locator names. */
+    /**
+     * The session and archive a locator names.
+     *
+     * @param sessionId the session id, decoded
+     * @param archiveId the archive id, decoded
+     */
     public record Address(String sessionId, String archiveId) {}
 
-    /** The draft of an archive of {@code sessionId} with its locators under {@code prefix} (e.g. {@code sqlite-archive:}). */
+    /**
+     * The draft of an archive of {@code sessionId} with its locators under {@code prefix} (e.g.
+     * {@code sqlite-archive:}).
+     *
+     * @param prefix the backend's locator prefix
+     * @param sessionId the session the archive belongs to
+     * @param draft the archive; its locators (a draft's are {@code pending}) are replaced
+     * @return {@code draft} with the locators {@code <prefix><session>/<archive>/messages} and
+     *     {@code …/summary}, the ids URL-encoded
+     */
     public static ArchiveRecord place(String prefix, String sessionId, ArchiveRecord draft) {
         String base = prefix + encode(sessionId) + "/" + encode(draft.id());
         return draft.withLocators(base + "/messages", base + "/summary");
     }
 
-    /** The archive a summary locator names, or empty if it is not a summary locator under {@code prefix}. */
+    /**
+     * The archive a summary locator names, or empty if it is not a summary locator under {@code prefix}.
+     *
+     * @param prefix the backend's locator prefix
+     * @param locator the locator to read, of any backend
+     * @return the session and archive ids, decoded; empty if {@code locator} does not start with {@code prefix}, does
+     *     not end in {@code /summary}, or does not hold exactly two ids that decode
+     */
     public static Optional<Address> parseSummary(String prefix, String locator) {
         return parse(prefix, locator, "/summary");
     }
 
-    /** The archive a messages locator names, or empty if it is not a messages locator under {@code prefix}. */
+    /**
+     * The archive a messages locator names, or empty if it is not a messages locator under {@code prefix}.
+     *
+     * @param prefix the backend's locator prefix
+     * @param locator the locator to read, of any backend
+     * @return the session and archive ids, decoded; empty if {@code locator} does not start with {@code prefix}, does
+     *     not end in {@code /messages}, or does not hold exactly two ids that decode
+     */
     public static Optional<Address> parseMessages(String prefix, String locator) {
         return parse(prefix, locator, "/messages");
     }

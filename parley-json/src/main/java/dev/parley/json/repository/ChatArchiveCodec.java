@@ -23,7 +23,13 @@ import java.util.Set;
 public final class ChatArchiveCodec {
     private ChatArchiveCodec() {}
 
-    /** Heddle's {@code emptyManifest}: the manifest of a session without archives ({@link ChatArchiveManifest#empty}). */
+    /**
+     * Heddle's {@code emptyManifest}: the manifest of a session without archives ({@link ChatArchiveManifest#empty}).
+     *
+     * @param sessionId the session
+     * @return a manifest with no archives and no current summary
+     * @throws InvalidInputException if {@code sessionId} is not a valid id
+     */
     public static ChatArchiveManifest emptyManifest(String sessionId) {
         return ChatArchiveManifest.empty(sessionId);
     }
@@ -32,13 +38,22 @@ public final class ChatArchiveCodec {
      * Heddle's {@code appendArchive}: the manifest with one more archive, which becomes the current summary
      * ({@link ChatArchiveManifest#withArchive}).
      *
+     * @param manifest the manifest; not changed
+     * @param archive the archive to add, with its locators
+     * @return a new manifest with {@code archive} last and its summary locator as the current summary
      * @throws InvalidInputException if the archive id is already listed
      */
     public static ChatArchiveManifest appendArchive(ChatArchiveManifest manifest, ArchiveRecord archive) {
         return manifest.withArchive(archive);
     }
 
-    /** The manifest as JSON. */
+    /**
+     * The manifest as JSON.
+     *
+     * @param m the manifest
+     * @return a new object: {@code version}, {@code sessionId}, {@code currentSummaryPath} when there is one, and
+     *     {@code archives} in append order
+     */
     public static ObjectNode encodeManifest(ChatArchiveManifest m) {
         ObjectNode o = Json.object();
         o.put("version", ChatArchiveManifest.VERSION);
@@ -51,7 +66,12 @@ public final class ChatArchiveCodec {
         return o;
     }
 
-    /** The manifest as pretty JSON text with a trailing newline. */
+    /**
+     * The manifest as pretty JSON text with a trailing newline.
+     *
+     * @param m the manifest
+     * @return {@link #encodeManifest}'s object as indented text, ending in a newline
+     */
     public static String serializeManifest(ChatArchiveManifest m) {
         try {
             return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(encodeManifest(m)) + "\n";
@@ -63,7 +83,10 @@ public final class ChatArchiveCodec {
     /**
      * Parses a manifest strictly.
      *
+     * @param node the manifest's JSON
      * @param expectedSessionId the session the manifest must belong to
+     * @param location where the manifest is stored, for error messages
+     * @return the manifest
      * @throws StorageCorruptionException naming {@code location} if it is not a valid manifest of that session
      */
     public static ChatArchiveManifest parseManifest(JsonNode node, String expectedSessionId, String location) {
@@ -94,7 +117,16 @@ public final class ChatArchiveCodec {
         }
     }
 
-    /** Parses manifest text strictly. */
+    /**
+     * Parses manifest text strictly.
+     *
+     * @param text the manifest's JSON text
+     * @param expectedSessionId the session the manifest must belong to
+     * @param location where the manifest is stored, for error messages
+     * @return the manifest
+     * @throws StorageCorruptionException naming {@code location} if the text is not JSON, or not a valid manifest of
+     *     that session
+     */
     public static ChatArchiveManifest parseManifest(String text, String expectedSessionId, String location) {
         try {
             return parseManifest(Json.parse(text), expectedSessionId, location);

@@ -57,7 +57,13 @@ public final class ChatSessionCodec {
 
     // ---- encoding ----
 
-    /** The record as JSON. */
+    /**
+     * The record as JSON.
+     *
+     * @param s the record
+     * @return a new object: {@code history}, {@code messages}, {@code turns} and {@code queuedPrompts} always, each
+     *     optional key only when the record has it
+     */
     public static ObjectNode encode(ChatSession s) {
         ObjectNode o = Json.object();
         o.put("id", s.id());
@@ -93,7 +99,12 @@ public final class ChatSessionCodec {
         return o;
     }
 
-    /** A catalog entry as JSON: exactly {@link #CATALOG_KEYS}, never more. */
+    /**
+     * A catalog entry as JSON: exactly {@link #CATALOG_KEYS}, never more.
+     *
+     * @param e the catalog entry
+     * @return a new object; each optional key only when the entry has it
+     */
     public static ObjectNode encodeCatalogEntry(CatalogEntry e) {
         ObjectNode o = Json.object();
         o.put("id", e.id());
@@ -125,6 +136,9 @@ public final class ChatSessionCodec {
     /**
      * The messages an archive holds, as stored: one {@code {"index": i, …message}} object per message, in order (the
      * elements of a JSON array, or the lines of a JSONL file).
+     *
+     * @param messages the archived messages, in order
+     * @return a new array, {@code index} counting from 0; empty for no messages
      */
     public static ArrayNode encodeArchivedMessages(List<ChatMessage> messages) {
         ArrayNode out = Json.mapper().createArrayNode();
@@ -136,7 +150,12 @@ public final class ChatSessionCodec {
         return out;
     }
 
-    /** {@link #encodeArchivedMessages} as JSONL: one object per line, each line ended by a newline. */
+    /**
+     * {@link #encodeArchivedMessages} as JSONL: one object per line, each line ended by a newline.
+     *
+     * @param messages the archived messages, in order
+     * @return the JSONL text; empty for no messages
+     */
     public static String archivedMessagesJsonl(List<ChatMessage> messages) {
         StringBuilder out = new StringBuilder();
         for (JsonNode line : encodeArchivedMessages(messages)) {
@@ -149,6 +168,9 @@ public final class ChatSessionCodec {
      * Decodes what {@link #encodeArchivedMessages} wrote: the elements of a JSON array, each {@code {"index": i,
      * …message}} with {@code i} counting from 0.
      *
+     * @param array the JSON array
+     * @param location where the messages are stored, for error messages
+     * @return the messages, in order; empty for an empty array
      * @throws StorageCorruptionException naming {@code location} (and the element) if anything does not decode
      */
     public static List<ChatMessage> parseArchivedMessages(JsonNode array, String location) {
@@ -180,6 +202,9 @@ public final class ChatSessionCodec {
     /**
      * Decodes what {@link #archivedMessagesJsonl} wrote: one {@code {"index": i, …message}} object per line.
      *
+     * @param text the JSONL text; the last line's newline may be missing
+     * @param location where the messages are stored, for error messages; a line's number is appended to it
+     * @return the messages, in order; empty for an empty text
      * @throws StorageCorruptionException naming {@code location} and the line if anything does not decode
      */
     public static List<ChatMessage> parseArchivedMessagesJsonl(String text, String location) {
@@ -198,7 +223,13 @@ public final class ChatSessionCodec {
         return parseArchivedMessages(array, location);
     }
 
-    /** A transcript message as JSON (archives keep removed messages in this form). */
+    /**
+     * A transcript message as JSON (archives keep removed messages in this form).
+     *
+     * @param m the message
+     * @return a new object: {@code role}, {@code content}, and {@code toolCalls}, {@code toolCallId} and
+     *     {@code providerContinuation} only when the message has them
+     */
     public static ObjectNode encodeMessageNode(ChatMessage m) {
         return encodeMessage(m);
     }
@@ -252,7 +283,12 @@ public final class ChatSessionCodec {
         return o;
     }
 
-    /** An archive record as JSON. */
+    /**
+     * An archive record as JSON.
+     *
+     * @param a the archive record
+     * @return a new object; {@code shortDescription} and {@code summaryModel} only when not null
+     */
     public static ObjectNode encodeArchive(ArchiveRecord a) {
         ObjectNode o = Json.object();
         o.put("id", a.id());
@@ -265,7 +301,12 @@ public final class ChatSessionCodec {
         return o;
     }
 
-    /** A lease as JSON: {@code hostId} and {@code clientLabel} only when known. */
+    /**
+     * A lease as JSON: {@code hostId} and {@code clientLabel} only when known.
+     *
+     * @param l the lease
+     * @return a new object
+     */
     public static ObjectNode encodeLease(Lease l) {
         ObjectNode o = Json.object();
         o.put("ownerKind", l.ownerKind());
@@ -278,7 +319,12 @@ public final class ChatSessionCodec {
         return o;
     }
 
-    /** A queued prompt as JSON: its optional keys only when known. */
+    /**
+     * A queued prompt as JSON: its optional keys only when known.
+     *
+     * @param q the queued prompt
+     * @return a new object
+     */
     public static ObjectNode encodeQueued(QueuedPrompt q) {
         ObjectNode o = Json.object();
         o.put("id", q.id());
@@ -296,6 +342,9 @@ public final class ChatSessionCodec {
     /**
      * Parses a record strictly.
      *
+     * @param node the record's JSON
+     * @param location where the record is stored, for error messages
+     * @return the record
      * @throws StorageCorruptionException naming {@code location} if the JSON is not a valid record
      */
     public static ChatSession parseStrict(JsonNode node, String location) {
@@ -305,13 +354,24 @@ public final class ChatSessionCodec {
     /**
      * Parses a legacy local record tolerantly: bad list elements are dropped, bad optional fields fall back.
      *
+     * @param node the record's JSON
+     * @param location where the record is stored, for error messages
+     * @return the record; a missing {@code history}, {@code messages}, {@code turns} or {@code queuedPrompts} reads as
+     *     an empty list, and a missing or non-text {@code name} as {@code "Session"}
      * @throws StorageCorruptionException if the required fields are missing or invalid
      */
     public static ChatSession parseTolerant(JsonNode node, String location) {
         return parse(node, location, false);
     }
 
-    /** Parses a catalog entry strictly: only {@link #CATALOG_KEYS}. */
+    /**
+     * Parses a catalog entry strictly: only {@link #CATALOG_KEYS}.
+     *
+     * @param node the entry's JSON
+     * @param location where the entry is stored, for error messages
+     * @return the entry
+     * @throws StorageCorruptionException naming {@code location} if the JSON is not a valid catalog entry
+     */
     public static CatalogEntry parseCatalogEntry(JsonNode node, String location) {
         try {
             StrictObject o = StrictObject.of(node, location).allowOnly(CATALOG_KEYS);
@@ -393,7 +453,15 @@ public final class ChatSessionCodec {
                 raw(o, "agentSnapshot"));
     }
 
-    /** Parses an archive record strictly. */
+    /**
+     * Parses an archive record strictly.
+     *
+     * @param o the archive record's object; failures name its location
+     * @return the archive record
+     * @throws CorruptRecordException if a key is unknown, a required one is missing, or a value has the wrong type
+     * @throws InvalidInputException if the values make no valid {@link ArchiveRecord} (a negative
+     *     {@code messageCount}, an empty locator)
+     */
     public static ArchiveRecord parseArchive(StrictObject o) {
         o.allowOnly(Set.of("id", "path", "summaryPath", "shortDescription", "messageCount", "createdAt", "summaryModel"));
         return new ArchiveRecord(o.string("id"), o.string("path"), o.string("summaryPath"),

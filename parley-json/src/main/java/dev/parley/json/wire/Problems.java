@@ -37,8 +37,10 @@ import org.jspecify.annotations.Nullable;
  * {@code code} (the {@linkplain ParleyException#stableCode() stable code}, such as
  * {@code CHAT_SESSION_REVISION_CONFLICT}) and {@code errorCode} (the {@link ErrorCode} name). Errors with fields of
  * their own carry them too: {@code sessionId}, {@code expectedRevision}, {@code actualRevision} for a revision
- * conflict; {@code session} and {@code entry} for an entry conflict; {@code sessionId}, {@code expectedToken} and
- * {@code lease} for a lost lease; {@code location} for a corrupt record.
+ * conflict; {@code session} and {@code entry} for an entry conflict; {@code session}, {@code agent},
+ * {@code expectedLast} and {@code actualLast} (null for none) when the agent's last entry moved; {@code sessionId},
+ * {@code expectedToken} and {@code lease} for a lost lease; {@code location} and {@code corruption} (what is wrong
+ * there) for a corrupt record.
  *
  * <p>Stateless and thread-safe.
  */
@@ -53,7 +55,12 @@ public final class Problems {
 
     private Problems() {}
 
-    /** The problem document of a Parley error. */
+    /**
+     * The problem document of a Parley error.
+     *
+     * @param e the error
+     * @return a new object: the standard members and Parley's, with the error's own fields where it has them
+     */
     public static ObjectNode of(ParleyException e) {
         ObjectNode o = document(status(e), e.code().name(), e.stableCode(), e.getMessage());
         if (e instanceof RevisionConflictException r) {
@@ -108,6 +115,7 @@ public final class Problems {
      * @param status the HTTP status
      * @param code a stable code in upper snake case ({@code UNAUTHORIZED}, {@code PAYLOAD_TOO_LARGE})
      * @param detail what went wrong, for people
+     * @return a new object; its {@code code} and {@code errorCode} are both {@code code}
      */
     public static ObjectNode of(int status, String code, String detail) {
         return document(status, code, code, detail);
@@ -129,7 +137,13 @@ public final class Problems {
         return Character.toUpperCase(words.charAt(0)) + words.substring(1);
     }
 
-    /** The {@link ErrorCode} a problem document names, or empty when it names none (a proxy's page, a Jetty error). */
+    /**
+     * The {@link ErrorCode} a problem document names, or empty when it names none (a proxy's page, a Jetty error).
+     *
+     * @param problem the document, or any other JSON answer
+     * @return the code its {@code errorCode} member names exactly; empty when that member is absent, not text, or no
+     *     {@link ErrorCode}'s name
+     */
     public static Optional<ErrorCode> errorCode(JsonNode problem) {
         String name = problem.path("errorCode").asText("");
         for (ErrorCode c : ErrorCode.values()) {

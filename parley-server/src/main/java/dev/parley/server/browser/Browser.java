@@ -64,9 +64,11 @@ public final class Browser {
     private final Map<String, Store> views = new ConcurrentHashMap<>();
 
     /**
+     * @param store the store served; a token bound to another scope sees the store's view of that scope
      * @param tokens the scope of a presented token, empty when it is unknown
      * @param open whether no tokens are configured
      * @param anyScope the scope of an administrative token (its pages show the store's own scope)
+     * @param signals wakes live pages on appends through this server, and ends them when the server closes
      * @param pollMillis how often a live page looks for appends made by other processes, in milliseconds
      */
     public Browser(Store store, Function<String, Optional<String>> tokens, boolean open, String anyScope,
@@ -134,7 +136,13 @@ public final class Browser {
         ctx.cookie(cookie);
     }
 
-    /** Wraps a page handler: access first, then the page; an error becomes an HTML error page. */
+    /**
+     * Wraps a page handler: access first, then the page; an error becomes an HTML error page.
+     *
+     * @param handler the page
+     * @return the route's handler: it runs {@code handler} once the caller is let in, and answers with a redirect
+     *     instead when the caller must log in first or a {@code ?token=} handoff is to be dropped from the URL
+     */
     public Handler page(PageHandler handler) {
         return ctx -> {
             try {
@@ -199,7 +207,13 @@ public final class Browser {
 
     // ---- pages ----
 
-    /** {@code GET /}: the session list. */
+    /**
+     * {@code GET /}: the session list.
+     *
+     * @param ctx the request and its response
+     * @param store the store of the caller's scope
+     * @param frame the frame to render the page in
+     */
     public void list(Context ctx, Store store, Frame frame) {
         Filters f = new Filters(param(ctx, "q"), param(ctx, "format"), param(ctx, "agent"), param(ctx, "since"),
                 param(ctx, "until"));
@@ -209,6 +223,10 @@ public final class Browser {
     /**
      * {@code GET /s/{session}}: one window of a session, or of a leaf's conversation with {@code ?leaf=}. A unique
      * prefix of a session's id, as the command line takes, redirects to the session.
+     *
+     * @param ctx the request and its response
+     * @param store the store of the caller's scope
+     * @param frame the frame to render the page in
      */
     public void session(Context ctx, Store store, Frame frame) {
         SessionId id = new SessionId(ctx.pathParam("session"));
@@ -233,7 +251,13 @@ public final class Browser {
         render(ctx, "session.jte", page);
     }
 
-    /** {@code GET /s/{session}/e/{entry}}: an entry's permalink, answered with the window that starts at it. */
+    /**
+     * {@code GET /s/{session}/e/{entry}}: an entry's permalink, answered with the window that starts at it.
+     *
+     * @param ctx the request and its response: a redirect to the window
+     * @param store the store of the caller's scope
+     * @param frame unused: the answer is a redirect
+     */
     public void entry(Context ctx, Store store, Frame frame) {
         SessionId id = new SessionId(ctx.pathParam("session"));
         EntryId entry = new EntryId(ctx.pathParam("entry"));
@@ -243,13 +267,25 @@ public final class Browser {
                 + Pages.domId(entry.value()));
     }
 
-    /** {@code GET /s/{session}/tree}: the entry tree. */
+    /**
+     * {@code GET /s/{session}/tree}: the entry tree.
+     *
+     * @param ctx the request and its response
+     * @param store the store of the caller's scope
+     * @param frame the frame to render the page in
+     */
     public void tree(Context ctx, Store store, Frame frame) {
         SessionId id = new SessionId(ctx.pathParam("session"));
         render(ctx, "tree.jte", Pages.tree(store, frame(frame, "Tree of " + id.value(), "sessions"), id));
     }
 
-    /** {@code GET /s/{session}/export/{format}}: the session in a transcript format, as a download. */
+    /**
+     * {@code GET /s/{session}/export/{format}}: the session in a transcript format, as a download.
+     *
+     * @param ctx the request and its response: the transcript, with a {@code Parley-Export-Note} header per note
+     * @param store the store of the caller's scope
+     * @param frame unused: the answer is a file, not a page
+     */
     public void export(Context ctx, Store store, Frame frame) {
         SessionId id = new SessionId(ctx.pathParam("session"));
         Format format = Format.of(ctx.pathParam("format"));
@@ -272,14 +308,26 @@ public final class Browser {
                 : "application/json") + "; charset=utf-8").result(result.text().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code GET /records}: the session-record catalog. */
+    /**
+     * {@code GET /records}: the session-record catalog.
+     *
+     * @param ctx the request and its response
+     * @param store the store of the caller's scope
+     * @param frame the frame to render the page in
+     */
     public void records(Context ctx, Store store, Frame frame) {
         RecordFilters f = new RecordFilters(choice(ctx, "pinned"), param(ctx, "workspace"), choice(ctx, "archived"));
         render(ctx, "records.jte", Pages.records(store, frame(frame, "Session records", "records"), f,
                 ctx.queryParam("cursor")));
     }
 
-    /** {@code GET /records/view?id=}: one session record. */
+    /**
+     * {@code GET /records/view?id=}: one session record.
+     *
+     * @param ctx the request and its response
+     * @param store the store of the caller's scope
+     * @param frame the frame to render the page in
+     */
     public void record(Context ctx, Store store, Frame frame) {
         String id = ctx.queryParam("id");
         if (id == null) {
@@ -288,12 +336,22 @@ public final class Browser {
         render(ctx, "record.jte", Pages.record(store, frame(frame, "Record", "records"), id));
     }
 
-    /** {@code GET /login}: the login form (only when tokens are configured). */
+    /**
+     * {@code GET /login}: the login form. It is served also when no tokens are configured, where every request is let in
+     * without logging in.
+     *
+     * @param ctx the request and its response; its {@code next} parameter is where a login goes on to
+     */
     public void loginForm(Context ctx) {
         render(ctx, "login.jte", new Views.LoginPage(new Frame("Log in", "", null, false), next(ctx), null));
     }
 
-    /** {@code POST /login}: checks the token, sets the cookie and goes on to {@code next}. */
+    /**
+     * {@code POST /login}: checks the token, sets the cookie and goes on to {@code next}.
+     *
+     * @param ctx the request, with the form's {@code token} and {@code next}, and its response: a redirect, or the
+     *     form again with a 401 when the token is not valid
+     */
     public void login(Context ctx) {
         String token = ctx.formParam("token");
         if (open) {
@@ -310,7 +368,11 @@ public final class Browser {
         ctx.redirect(next(ctx));
     }
 
-    /** {@code POST /logout}: forgets the cookie. */
+    /**
+     * {@code POST /logout}: forgets the cookie.
+     *
+     * @param ctx the request and its response: a redirect to the login form, or to {@code /} without tokens
+     */
     public void logout(Context ctx) {
         ctx.removeCookie(COOKIE, "/");
         ctx.redirect(open ? "/" : "/login");
@@ -327,6 +389,9 @@ public final class Browser {
      * {@code entry} event whose data is the entry rendered as the timeline renders it, and whose id is its seq (a
      * reconnecting client resumes with {@code Last-Event-ID}). Woken by appends through this server, and polls for
      * appends by other processes.
+     *
+     * @param client the stream, after {@link #liveAccess} let it in (else it is closed at once); closed when the reader
+     *     leaves, the server closes or reading the session fails
      */
     public void live(SseClient client) {
         Context ctx = client.ctx();
@@ -373,6 +438,8 @@ public final class Browser {
      * Runs before the live stream: the same access as a page, but refusing with 401 instead of redirecting; then an
      * invalid session id or a start that is not a seq (400) and a request that does not accept an event stream (406),
      * answered before the stream begins.
+     *
+     * @param ctx the request; once it is let in, it carries the store of the caller's scope for {@link #live}
      */
     public void liveAccess(Context ctx) {
         Store scoped;

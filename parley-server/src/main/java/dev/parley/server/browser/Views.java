@@ -16,13 +16,40 @@ public final class Views {
     /** An agent as a chip: its name and its colour (0 to 7, one of the style sheet's eight). */
     public record AgentChip(String name, int colour) {}
 
-    /** One row of the session list. */
+    /**
+     * One row of the session list.
+     *
+     * @param id the session's id
+     * @param href the session's URL
+     * @param title the session's title on one line, or {@code (untitled)}
+     * @param format the transcript format the session was imported from (its origin's prefix), or null for
+     *     one that was not imported
+     * @param updated the time of the last activity, {@code yyyy-MM-dd HH:mm:ss} in UTC
+     * @param created the creation time, {@code yyyy-MM-dd HH:mm:ss} in UTC
+     * @param agents the agents that wrote entries in the session, in the order of their first entry
+     * @param messages how many messages the session holds
+     * @param entries how many entries the session holds
+     * @param tokens every agent's tokens summed ({@link dev.parley.core.model.Usage#totalTokens()})
+     * @param cost every agent's cost summed, as {@code $0.0000}, or null when no cost is known
+     */
     public record SessionRow(String id, String href, String title, @Nullable String format, String updated,
                              String created, List<AgentChip> agents, long messages, long entries, long tokens,
                              @Nullable String cost) {
         /**
          * Copies {@code agents}.
          *
+         * @param id the session's id
+         * @param href the session's URL
+         * @param title the session's title on one line, or {@code (untitled)}
+         * @param format the transcript format the session was imported from (its origin's prefix), or null for
+         *     one that was not imported
+         * @param updated the time of the last activity, {@code yyyy-MM-dd HH:mm:ss} in UTC
+         * @param created the creation time, {@code yyyy-MM-dd HH:mm:ss} in UTC
+         * @param agents the agents that wrote entries in the session, in the order of their first entry
+         * @param messages how many messages the session holds
+         * @param entries how many entries the session holds
+         * @param tokens every agent's tokens summed ({@link dev.parley.core.model.Usage#totalTokens()})
+         * @param cost every agent's cost summed, as {@code $0.0000}, or null when no cost is known
          * @throws NullPointerException if {@code agents} is null or holds a null
          */
         public SessionRow {
@@ -32,7 +59,11 @@ public final class Views {
 
     /** The list's filters as the form shows them (empty strings for unset). */
     public record Filters(String q, String format, String agent, String since, String until) {
-        /** Whether any filter is set (not empty). The parts must not be null; the record does not check them. */
+        /**
+         * Whether any filter is set (not empty). The parts must not be null; the record does not check them.
+         *
+         * @return true when at least one filter is not empty
+         */
         public boolean any() {
             return !(q.isEmpty() && format.isEmpty() && agent.isEmpty() && since.isEmpty() && until.isEmpty());
         }
@@ -41,7 +72,12 @@ public final class Views {
     /**
      * The session list.
      *
+     * @param frame the page's frame
+     * @param filters the filters, as the form shows them
+     * @param formats the format names the format filter offers
+     * @param rows the sessions of this page
      * @param next the href of the next page, or null on the last
+     * @param first the href of the first page, or null on the first
      * @param note what a bounded search looked at, or null
      */
     public record ListPage(Frame frame, Filters filters, List<String> formats, List<SessionRow> rows,
@@ -49,6 +85,13 @@ public final class Views {
         /**
          * Copies the lists.
          *
+         * @param frame the page's frame
+         * @param filters the filters, as the form shows them
+         * @param formats the format names the format filter offers
+         * @param rows the sessions of this page
+         * @param next the href of the next page, or null on the last
+         * @param first the href of the first page, or null on the first
+         * @param note what a bounded search looked at, or null
          * @throws NullPointerException if {@code formats} or {@code rows} is null or holds a null
          */
         public ListPage {
@@ -76,9 +119,22 @@ public final class Views {
     /**
      * One entry of the timeline.
      *
+     * @param seq the entry's seq
+     * @param id the entry's id
+     * @param domId the element id of the entry in the timeline
+     * @param permalink the entry's permalink
+     * @param parentId the parent entry's id, or null for a root
+     * @param agent the agent's id, on one line
+     * @param colour the agent's colour, 0 to 7
+     * @param lane the agent's lane, 0 to 7 (agents past the eighth share the last)
      * @param role {@code user}, {@code assistant}, {@code tool}, {@code system} or the entry kind for other entries
      *     ({@code compaction}, {@code model_change}, {@code custom}…)
+     * @param time the entry's time, {@code yyyy-MM-dd HH:mm:ss} in UTC, or empty when it has none
+     * @param blocks the entry's blocks, in order
      * @param usage the message's usage as one line, or null
+     * @param model the model that wrote the message, as {@code provider/model} or the model alone, or null
+     * @param dangling whether this is a user message left without a reply: the last message, at the end of the
+     *     log; false in the live stream
      */
     public record EntryView(long seq, String id, String domId, String permalink, @Nullable String parentId,
                             String agent, int colour, int lane, String role, String time, List<Block> blocks,
@@ -86,6 +142,22 @@ public final class Views {
         /**
          * Copies {@code blocks}.
          *
+         * @param seq the entry's seq
+         * @param id the entry's id
+         * @param domId the element id of the entry in the timeline
+         * @param permalink the entry's permalink
+         * @param parentId the parent entry's id, or null for a root
+         * @param agent the agent's id, on one line
+         * @param colour the agent's colour, 0 to 7
+         * @param lane the agent's lane, 0 to 7 (agents past the eighth share the last)
+         * @param role {@code user}, {@code assistant}, {@code tool}, {@code system} or the entry kind for other entries
+         *     ({@code compaction}, {@code model_change}, {@code custom}…)
+         * @param time the entry's time, {@code yyyy-MM-dd HH:mm:ss} in UTC, or empty when it has none
+         * @param blocks the entry's blocks, in order
+         * @param usage the message's usage as one line, or null
+         * @param model the model that wrote the message, as {@code provider/model} or the model alone, or null
+         * @param dangling whether this is a user message left without a reply: the last message, at the end of the
+         *     log; false in the live stream
          * @throws NullPointerException if {@code blocks} is null or holds a null
          */
         public EntryView {
@@ -102,9 +174,26 @@ public final class Views {
     /**
      * The session view: one window of the timeline.
      *
+     * @param frame the page's frame, titled with the session's title
+     * @param id the session's id
+     * @param title the session's title on one line, or {@code (untitled)}
+     * @param origin where the session was imported from, on one line, or null
+     * @param created the creation time, {@code yyyy-MM-dd HH:mm:ss} in UTC
+     * @param updated the time of the last activity, {@code yyyy-MM-dd HH:mm:ss} in UTC
+     * @param entryCount how many entries the session holds
+     * @param messageCount how many messages the session holds
+     * @param agents each agent's usage and cost
+     * @param totalUsage every agent's usage summed, as one line
+     * @param totalCost every agent's cost summed, or null when no cost is known
+     * @param entries the window's entries, in seq order
      * @param leaf the entry whose conversation is shown, or null for the whole log
+     * @param first the href of the first window, or null when this is the first
      * @param next the href of the next window, or null at the end
      * @param liveUrl the event stream to follow, or null when this is not the end of the log
+     * @param exports a download link per transcript format
+     * @param treeHref the URL of the session's tree
+     * @param href the session's URL
+     * @param windowNote which seqs the window holds, and whether more follow
      */
     public record SessionPage(Frame frame, String id, String title, @Nullable String origin, String created,
                               String updated, long entryCount, long messageCount, List<AgentTotal> agents,
@@ -115,6 +204,26 @@ public final class Views {
         /**
          * Copies the lists.
          *
+         * @param frame the page's frame, titled with the session's title
+         * @param id the session's id
+         * @param title the session's title on one line, or {@code (untitled)}
+         * @param origin where the session was imported from, on one line, or null
+         * @param created the creation time, {@code yyyy-MM-dd HH:mm:ss} in UTC
+         * @param updated the time of the last activity, {@code yyyy-MM-dd HH:mm:ss} in UTC
+         * @param entryCount how many entries the session holds
+         * @param messageCount how many messages the session holds
+         * @param agents each agent's usage and cost
+         * @param totalUsage every agent's usage summed, as one line
+         * @param totalCost every agent's cost summed, or null when no cost is known
+         * @param entries the window's entries, in seq order
+         * @param leaf the entry whose conversation is shown, or null for the whole log
+         * @param first the href of the first window, or null when this is the first
+         * @param next the href of the next window, or null at the end
+         * @param liveUrl the event stream to follow, or null when this is not the end of the log
+         * @param exports a download link per transcript format
+         * @param treeHref the URL of the session's tree
+         * @param href the session's URL
+         * @param windowNote which seqs the window holds, and whether more follow
          * @throws NullPointerException if {@code agents}, {@code entries} or {@code exports} is null or holds a null
          */
         public SessionPage {
@@ -129,12 +238,29 @@ public final class Views {
                           String preview, int run, boolean branchPoint, boolean leaf, boolean active,
                           @Nullable String leafHref) {}
 
-    /** The tree page. */
+    /**
+     * The tree page.
+     *
+     * @param frame the page's frame
+     * @param id the session's id
+     * @param title the session's title on one line, or {@code (untitled)}
+     * @param href the session's URL
+     * @param rows the rows, depth first
+     * @param leaves how many leaves the tree has
+     * @param activeLeafHref the URL of the active leaf's conversation, or null when the session has none
+     */
     public record TreePage(Frame frame, String id, String title, String href, List<TreeRow> rows, int leaves,
                            @Nullable String activeLeafHref) {
         /**
          * Copies {@code rows}.
          *
+         * @param frame the page's frame
+         * @param id the session's id
+         * @param title the session's title on one line, or {@code (untitled)}
+         * @param href the session's URL
+         * @param rows the rows, depth first
+         * @param leaves how many leaves the tree has
+         * @param activeLeafHref the URL of the active leaf's conversation, or null when the session has none
          * @throws NullPointerException if {@code rows} is null or holds a null
          */
         public TreePage {
@@ -149,12 +275,27 @@ public final class Views {
     /** The record filters. {@code pinned} and {@code archived} are {@code ""}, {@code "yes"} or {@code "no"}. */
     public record RecordFilters(String pinned, String workspace, String archived) {}
 
-    /** The record catalog. */
+    /**
+     * The record catalog.
+     *
+     * @param frame the page's frame
+     * @param filters the filters, as the form shows them
+     * @param rows the records of this page, pinned first, then newest
+     * @param next the href of the next page, or null on the last
+     * @param note a note on the rows, or null (unused: no page sets one)
+     * @param supported whether the store keeps session records; when not, {@code rows} is empty
+     */
     public record RecordsPage(Frame frame, RecordFilters filters, List<RecordRow> rows, @Nullable String next,
                               @Nullable String note, boolean supported) {
         /**
          * Copies {@code rows}.
          *
+         * @param frame the page's frame
+         * @param filters the filters, as the form shows them
+         * @param rows the records of this page, pinned first, then newest
+         * @param next the href of the next page, or null on the last
+         * @param note a note on the rows, or null (unused: no page sets one)
+         * @param supported whether the store keeps session records; when not, {@code rows} is empty
          * @throws NullPointerException if {@code rows} is null or holds a null
          */
         public RecordsPage {
@@ -174,13 +315,34 @@ public final class Views {
     /** A conversation line of a record. */
     public record LineView(String role, String text) {}
 
-    /** One session record. */
+    /**
+     * One session record.
+     *
+     * @param frame the page's frame
+     * @param id the record's id
+     * @param name the record's name, on one line
+     * @param revision the record's stored revision
+     * @param facts the record's facts, as name and value
+     * @param lease the facts of the lease held, or null when none is
+     * @param turns the record's turns, in order
+     * @param queued the record's queued prompts, in order
+     * @param lines the record's conversation lines, in order
+     */
     public record RecordPage(Frame frame, String id, String name, long revision, List<Fact> facts,
                              @Nullable List<Fact> lease, List<TurnView> turns, List<QueuedView> queued,
                              List<LineView> lines) {
         /**
          * Copies the lists; a null {@code lease} stays null (no lease held).
          *
+         * @param frame the page's frame
+         * @param id the record's id
+         * @param name the record's name, on one line
+         * @param revision the record's stored revision
+         * @param facts the record's facts, as name and value
+         * @param lease the facts of the lease held, or null when none is
+         * @param turns the record's turns, in order
+         * @param queued the record's queued prompts, in order
+         * @param lines the record's conversation lines, in order
          * @throws NullPointerException if {@code facts}, {@code turns}, {@code queued} or {@code lines} is null, or a
          *     list holds a null
          */

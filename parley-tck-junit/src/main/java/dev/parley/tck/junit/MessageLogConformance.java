@@ -16,12 +16,18 @@ import org.junit.jupiter.api.TestFactory;
  */
 public abstract class MessageLogConformance {
 
-    /** The backend's harness, for example {@code StoreHarness.of(uri)}. Called once per run of the factory. */
+    /**
+     * The backend's harness, for example {@code StoreHarness.of(uri)}. Called once per run of the factory.
+     *
+     * @return the harness every scenario of the run uses
+     */
     protected abstract MessageLogHarness harness();
 
     /**
      * Whether a scenario needing something the harness cannot do is reported skipped (aborted, with the reason)
      * rather than failed. False unless overridden.
+     *
+     * @return true to report such a scenario as skipped; false to fail it
      */
     protected boolean allowMissingCapabilities() {
         return false;

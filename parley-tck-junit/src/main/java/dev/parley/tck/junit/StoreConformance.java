@@ -23,10 +23,16 @@ public abstract class StoreConformance {
     /**
      * The harness of the store under test: {@code StoreHarness.of(uri)} for a URI (a temporary directory or
      * database), {@code StoreHarness.over(store)} for a store made in code. Called once per run of the factory.
+     *
+     * @return the harness every scenario of the run uses; its capabilities choose the kits that run
      */
     protected abstract StoreHarness harness();
 
-    /** As {@link MessageLogConformance#allowMissingCapabilities()}. False unless overridden. */
+    /**
+     * As {@link MessageLogConformance#allowMissingCapabilities()}. False unless overridden.
+     *
+     * @return true to report a scenario that needs something the harness cannot do as skipped; false to fail it
+     */
     protected boolean allowMissingCapabilities() {
         return false;
     }

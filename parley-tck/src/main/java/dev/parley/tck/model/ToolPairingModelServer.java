@@ -44,7 +44,11 @@ public final class ToolPairingModelServer implements AutoCloseable {
         server.start();
     }
 
-    /** {@code http://127.0.0.1:PORT/v1}, the base URL OpenAI clients take. */
+    /**
+     * {@code http://127.0.0.1:PORT/v1}, the base URL OpenAI clients take.
+     *
+     * @return the URL, with the port the server listens on
+     */
     public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
@@ -87,7 +91,13 @@ public final class ToolPairingModelServer implements AutoCloseable {
         send(exchange, 200, Json.write(reply));
     }
 
-    /** What OpenAI would refuse in this history, or null: tool results must answer the calls just before them. */
+    /**
+     * What OpenAI would refuse in this history, or null: tool results must answer the calls just before them.
+     *
+     * @param messages the request's {@code messages} array, in the chat-completions format
+     * @return the refusal's message, worded as OpenAI words it, or null when every tool call is answered before the
+     *     next message that is not a tool result, and every tool result answers an open call
+     */
     public static @Nullable String pairingProblem(JsonNode messages) {
         Set<String> open = new HashSet<>();
         for (JsonNode m : messages) {

@@ -41,13 +41,18 @@ public final class BackupUnderLoad {
      * What the check showed.
      *
      * @param acknowledgedBefore entries acknowledged before the backup began
-     * @param acknowledgedDuring entries acknowledged while the backup ran (may or may not be in the copy)
+     * @param acknowledgedDuring entries acknowledged once the backup had begun: while it ran and in the moments after,
+     *     before the writers stopped (any of them may or may not be in the copy)
      * @param violations every broken rule; empty when the backup passed
      */
     public record Report(long acknowledgedBefore, long acknowledgedDuring, List<String> violations) {
         /**
          * Copies {@code violations}.
          *
+         * @param acknowledgedBefore entries acknowledged before the backup began
+         * @param acknowledgedDuring entries acknowledged once the backup had begun: while it ran and in the moments
+         *     after, before the writers stopped (any of them may or may not be in the copy)
+         * @param violations every broken rule; empty when the backup passed
          * @throws NullPointerException if {@code violations} is null or holds a null
          */
         public Report {
@@ -63,6 +68,7 @@ public final class BackupUnderLoad {
      * @param storeUri the store to back up (written to in a scope of the check's own)
      * @param backup where the backup goes (must not exist)
      * @param restoredUri where the backup is restored (must hold no store)
+     * @return what the check showed; {@link Report#violations()} is empty when the backup passed
      * @throws InterruptedException if this thread is interrupted; the writers are stopped and the check's scope
      *     deleted first, as for any exception of the backup itself, which goes to the caller
      */

@@ -86,13 +86,25 @@ public final class CrashCampaign {
         /**
          * Copies {@code violations}.
          *
+         * @param kills writer processes killed with SIGKILL while running
+         * @param acknowledged entries whose append was acknowledged to a writer
+         * @param acknowledgedRevisions record updates acknowledged to a writer
+         * @param lost acknowledged entries and record updates missing afterwards
+         * @param duplicated entries and record updates stored more than once
+         * @param partial batches of which some entries are stored and others not
+         * @param violations every broken rule in words; empty when the store passed
+         * @param elapsed how long the campaign took
          * @throws NullPointerException if {@code violations} is null or holds a null
          */
         public Report {
             violations = List.copyOf(violations);
         }
 
-        /** Whether nothing was lost, duplicated or partial and every round's store opened. */
+        /**
+         * Whether nothing was lost, duplicated or partial and every round's store opened.
+         *
+         * @return true when {@link #violations()} is empty
+         */
         public boolean passed() {
             return violations.isEmpty();
         }
@@ -130,10 +142,17 @@ public final class CrashCampaign {
     /**
      * Runs a campaign of at least {@code kills} kills against the store at {@code uri}.
      *
+     * @param uri the store under test; a scope it pins with {@code parley.scope=} is used as it is, else the
+     *     campaign works in a scope of its own
+     * @param kills the kills to reach, at least 1; the campaign ends sooner when the store no longer opens
      * @param workDir a directory for the campaign's new stores and the writers' error output; created if absent
      * @param seed the seed of every random choice (the moments of the kills still depend on timing)
      * @param progress told a line of progress now and then (every 50 kills)
-     * @throws IllegalArgumentException if the store offers no message log or cannot be opened at the start
+     * @return what the campaign showed; {@link Report#passed()} when the store kept every rule
+     * @throws IOException if the work directory cannot be created or a writer process cannot be started
+     * @throws InterruptedException if this thread is interrupted while it waits for a writer
+     * @throws IllegalArgumentException if {@code kills} is below 1 (a store that does not open is a violation in the
+     *     report, not an exception)
      */
     public static Report run(String uri, int kills, Path workDir, long seed, Consumer<String> progress)
             throws IOException, InterruptedException {

@@ -58,6 +58,11 @@ public final class MultiProcessCas {
         /**
          * Copies {@code violations} into an unmodifiable list; the counts are not checked.
          *
+         * @param acknowledged updates acknowledged across all processes
+         * @param conflicts updates rejected with a revision conflict
+         * @param appends appends acknowledged across all processes (0 when the log was not exercised)
+         * @param violations every broken rule, each naming the session and what was wrong; empty when the backend
+         *     passed
          * @throws NullPointerException if {@code violations} is null or holds a null
          */
         public Report {
@@ -72,6 +77,7 @@ public final class MultiProcessCas {
          * @param minimum the fewest acknowledged updates (and appends, when the run appended) that make the run
          *     meaningful
          * @param appended whether the workers appended to the log
+         * @return the violations, then each shortfall in words; empty when the run passed
          */
         public List<String> problems(int minimum, boolean appended) {
             List<String> out = new ArrayList<>(violations);
@@ -88,7 +94,21 @@ public final class MultiProcessCas {
         }
     }
 
-    /** {@link #run(String, String, int, int, Duration, Path, boolean)} without log appends. */
+    /**
+     * {@link #run(String, String, int, int, Duration, Path, boolean)} without log appends.
+     *
+     * @param storeUri the store under test
+     * @param scope the scope to work in; it must hold no session record {@code cas-0}, {@code cas-1}…
+     * @param processes how many worker JVMs to run
+     * @param sessions how many session records the workers contend for
+     * @param duration how long the workers run, from the moment every one has opened the store
+     * @param workDir a directory for the workers' result and error files
+     * @return what the run showed; judge it with {@link Report#problems}
+     * @throws IllegalArgumentException if the store keeps no session records
+     * @throws IllegalStateException if a worker fails or does not finish in time (its error output is included)
+     * @throws IOException if a file in the work directory cannot be written or read, or a worker cannot be started
+     * @throws InterruptedException if this thread is interrupted while it waits for the workers
+     */
     public static Report run(String storeUri, String scope, int processes, int sessions, Duration duration,
                              Path workDir) throws IOException, InterruptedException {
         return run(storeUri, scope, processes, sessions, duration, workDir, false);
@@ -98,9 +118,18 @@ public final class MultiProcessCas {
      * Creates {@code sessions} session records in {@code scope} of the store, runs {@code processes} worker JVMs
      * against them for {@code duration}, and checks the outcome.
      *
+     * @param storeUri the store under test
+     * @param scope the scope to work in; it must hold no session record {@code cas-0}, {@code cas-1}…
+     * @param processes how many worker JVMs to run
+     * @param sessions how many session records the workers contend for (and log sessions, with {@code appendToLog})
+     * @param duration how long the workers run, from the moment every one has opened the store
      * @param workDir a directory for the workers' result and error files
      * @param appendToLog whether the workers also append to {@code sessions} shared message-log sessions
+     * @return what the run showed; judge it with {@link Report#problems}
+     * @throws IllegalArgumentException if the store keeps no session records
      * @throws IllegalStateException if a worker fails or does not finish in time (its error output is included)
+     * @throws IOException if a file in the work directory cannot be written or read, or a worker cannot be started
+     * @throws InterruptedException if this thread is interrupted while it waits for the workers
      */
     public static Report run(String storeUri, String scope, int processes, int sessions, Duration duration,
                              Path workDir, boolean appendToLog) throws IOException, InterruptedException {

@@ -19,12 +19,19 @@ import java.util.Optional;
  */
 public interface ConformanceSupport {
 
-    /** The URI scheme this support serves ({@code sqlite}, {@code jsonl}…). */
+    /**
+     * The URI scheme this support serves ({@code sqlite}, {@code jsonl}…).
+     *
+     * @return the scheme, without the colon
+     */
     String scheme();
 
     /**
      * Replaces the stored form of one log entry with one that cannot be decoded, keeping it addressable.
      *
+     * @param store the store, bound to the scope under test
+     * @param session the session holding the entry
+     * @param entry the entry to damage
      * @throws CapabilityMissing if the backend has no stored form to damage
      */
     default void corruptEntry(Store store, SessionId session, EntryId entry) {
@@ -34,6 +41,8 @@ public interface ConformanceSupport {
     /**
      * Replaces a session record's stored form with one that cannot be decoded, keeping it addressable.
      *
+     * @param store the store, bound to the scope under test
+     * @param sessionId the id of the record to damage
      * @throws CapabilityMissing if the backend has no stored form to damage
      */
     default void corruptSessionRecord(Store store, String sessionId) {
@@ -43,6 +52,8 @@ public interface ConformanceSupport {
     /**
      * Replaces an archive manifest's stored form with one that cannot be decoded.
      *
+     * @param store the store, bound to the scope under test
+     * @param sessionId the session whose manifest to damage
      * @throws CapabilityMissing if the backend has no stored form to damage
      */
     default void corruptManifest(Store store, String sessionId) {
@@ -54,6 +65,9 @@ public interface ConformanceSupport {
      * writers during a store's first open ({@link dev.parley.tck.process.CrashCampaign}); everything it creates must
      * stay inside {@code dir}, which the campaign deletes. Empty (the default) when the backend cannot make one there:
      * the campaign then kills first opens only when the store under test is new.
+     *
+     * @param dir a directory for the new store; it need not exist yet
+     * @return the new store's URI, or empty
      */
     default Optional<String> freshStore(Path dir) {
         return Optional.empty();

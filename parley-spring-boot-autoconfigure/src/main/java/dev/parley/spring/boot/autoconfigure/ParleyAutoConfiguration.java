@@ -21,6 +21,9 @@ public class ParleyAutoConfiguration {
     /**
      * The store.
      *
+     * @param properties the bound {@code parley.*} properties
+     * @return the store opened from {@code parley.store}, or from {@link Stores#defaultUri()} when that is unset or
+     *     blank; closed with the application context
      * @throws dev.parley.core.InvalidInputException (at start-up) if the URI is malformed or its backend's module is
      *     not on the class path
      * @throws dev.parley.core.UnavailableException (at start-up) if the store cannot be opened

@@ -21,7 +21,12 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(Store.class)
 public class ParleyChatMemoryAutoConfiguration {
 
-    /** The repository over the application's store. */
+    /**
+     * The repository over the application's store.
+     *
+     * @param store the application's store; the repository does not close it
+     * @return a {@link ParleyChatMemoryRepository} on {@code store}, stamping entries with the system clock
+     */
     @Bean
     @ConditionalOnMissingBean
     public ChatMemoryRepository parleyChatMemoryRepository(Store store) {

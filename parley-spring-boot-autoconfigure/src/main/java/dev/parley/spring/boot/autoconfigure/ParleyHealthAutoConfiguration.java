@@ -19,7 +19,12 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnEnabledHealthIndicator("parley")
 public class ParleyHealthAutoConfiguration {
 
-    /** The store's health. */
+    /**
+     * The store's health.
+     *
+     * @param store the application's store
+     * @return an indicator that checks {@code store}
+     */
     @Bean
     @ConditionalOnMissingBean(name = "parleyHealthIndicator")
     public ParleyHealthIndicator parleyHealthIndicator(Store store) {

@@ -15,7 +15,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class ParleyProperties {
     private @Nullable String store;
 
-    /** The store URI, or null for the embedded default. */
+    /**
+     * The store URI, or null for the embedded default.
+     *
+     * @return {@code parley.store} as bound; null when unset (a blank value also means the embedded default)
+     */
     public @Nullable String getStore() {
         return store;
     }
