@@ -22,7 +22,7 @@ final class DeleteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SessionId id = root.resolveSession(session);
+        SessionId id = root.resolveSessionOrMemory(session);
         root.catalog().delete(id);
         spec.commandLine().getOut().println("deleted " + id);
         return 0;

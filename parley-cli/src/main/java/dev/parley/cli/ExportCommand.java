@@ -53,7 +53,7 @@ final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Format f = Format.of(format);
-        SessionId id = root.resolveSession(session);
+        SessionId id = root.resolveSessionOrMemory(session);
         AgentId asked = agent == null ? null : new AgentId(agent);
         Exporter.Result result = new Exporter(root.existingStore()).export(id, f, asked, full);
         if (result.choseAmongAgents(asked)) {

@@ -1,19 +1,23 @@
 package dev.parley.cli;
 
+import dev.parley.agent.memory.MemoryIds;
 import dev.parley.core.ErrorCode;
 import dev.parley.core.Ids;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.ParleyException;
+import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
 import dev.parley.core.log.MessageLog;
 import dev.parley.core.log.SessionCatalog;
+import dev.parley.core.log.SessionInfo;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreUri;
 import dev.parley.core.store.Stores;
+import dev.parley.json.Json;
 import dev.parley.remote.RemoteStore;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -162,10 +166,43 @@ public final class ParleyCommand implements Callable<Integer> {
      * @throws InvalidInputException if the prefix is ambiguous or cannot be an id
      */
     SessionId resolveSession(String text) {
+        return resolveSession(text, false);
+    }
+
+    /**
+     * {@link #resolveSession(String)}, or the session that the LangChain4j or Spring AI memory of id {@code text} is
+     * stored in when {@code text} is no session id ({@code alice@example.com}; {@link MemoryIds}), for the commands
+     * that read or delete a session. Not for those that write to it: a memory's session holds the memory's own
+     * entries, which only its framework's adapter writes.
+     *
+     * @throws NotFoundException if nothing matches
+     * @throws InvalidInputException if the prefix is ambiguous, or {@code text} is neither an id nor the id of a
+     *     stored memory
+     */
+    SessionId resolveSessionOrMemory(String text) {
+        return resolveSession(text, true);
+    }
+
+    private SessionId resolveSession(String text, boolean memories) {
         SessionCatalog catalog = catalog();
         long fellBack = fallbacks();
         if (Ids.isValid(text) && catalog.find(new SessionId(text)).isPresent()) {
             return new SessionId(text);
+        }
+        SessionId memory = memories ? memorySession(text) : null;
+        if (memory != null) {
+            if (catalog.find(memory).filter(info -> ownedBy(info, text)).isPresent()) {
+                return memory;
+            }
+            if (fallbacks() > fellBack) {
+                throw noSession(text, fellBack); // the server, which was not asked, may hold the memory
+            }
+            try {
+                Ids.requireValid("session id", text);
+            } catch (InvalidInputException e) {
+                throw new InvalidInputException(e.getMessage() + "; nor is it the id of a LangChain4j or Spring AI"
+                        + " memory stored here (that would be in session " + memory + ")", e);
+            }
         }
         // A prefix of an id is an id itself: one that is not ("..", 129 characters) is invalid input, not missing.
         Ids.requireValid("session id", text);
@@ -181,6 +218,24 @@ public final class ParleyCommand implements Callable<Integer> {
             throw noSession(text, fellBack);
         }
         return matches.get(0);
+    }
+
+    /** Whether {@code info} is the session of the framework memory of id {@code memoryId} (its catalog metadata). */
+    private static boolean ownedBy(SessionInfo info, String memoryId) {
+        RawJson meta = info.metadata().get(MemoryIds.METADATA_KEY);
+        return meta != null && memoryId.equals(Json.tree(meta).path("id").asText(null));
+    }
+
+    /** The session a framework memory of id {@code text} is stored in, when that is not {@code text} itself. */
+    private static @Nullable SessionId memorySession(String text) {
+        if (text.isEmpty() || Ids.isValid(text)) {
+            return null;
+        }
+        try {
+            return MemoryIds.sessionId(text);
+        } catch (InvalidInputException noMemoryId) {
+            return null; // an unpaired surrogate: no memory has this id either
+        }
     }
 
     /** How many calls of a {@code remote:} store have fallen back so far (0 for any other store). */
@@ -209,7 +264,15 @@ public final class ParleyCommand implements Callable<Integer> {
         }
     }
 
-    /** Runs the command line and returns the exit code. */
+    /**
+     * Runs the command line and returns the exit code.
+     *
+     * @param args the command-line arguments, without the program's name
+     * @param out where the command writes its output; flushed, not closed
+     * @param err where errors and warnings go; flushed, not closed
+     * @return 0 on success, 2 for a usage error, a {@link ParleyException}'s {@link ErrorCode#exitCode()}, 1 for
+     *     another failure, or a code the command sets itself
+     */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         return run(args, out, err, System.getenv());
     }
@@ -272,6 +335,8 @@ public final class ParleyCommand implements Callable<Integer> {
      * Runs the command line on the process's standard streams and exits with its code. Output that could not be
      * written (a full disk behind {@code > FILE}) fails the command: exit code 7, saying why, whatever the command
      * itself returned; a reader that stopped early (a closed pipe, {@code | head}) is not an error.
+     *
+     * @param args the command-line arguments
      */
     public static void main(String[] args) {
         StandardOutput stdout = new StandardOutput();

@@ -21,6 +21,7 @@ import dev.parley.json.Instants;
 import dev.parley.json.Json;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,7 +61,7 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        SessionId id = root.resolveSession(session);
+        SessionId id = root.resolveSessionOrMemory(session);
         List<Entry> entries = root.existingStore().log().load(id, null);
         if (all) {
             PrintWriter out = spec.commandLine().getOut();
@@ -92,7 +93,7 @@ final class ShowCommand implements Callable<Integer> {
     /** Every agent's messages interleaved in insertion order, each labelled with its agent. */
     static void printSession(PrintWriter out, SessionId id, List<Entry> entries, boolean full) {
         List<Entry> messages = entries.stream().filter(e -> e.message() != null).toList();
-        out.printf("session %s · %s · %s, every agent interleaved in insertion order%n", id,
+        out.printf(Locale.ROOT, "session %s · %s · %s, every agent interleaved in insertion order%n", id,
                 Terminal.count(ConversationBuilder.agents(entries).size(), "agent", "agents"),
                 Terminal.count(messages.size(), "message", "messages"));
         MessagePrinter printer = new MessagePrinter(out, full);
@@ -149,7 +150,7 @@ final class ShowCommand implements Callable<Integer> {
         for (Repair r : c.repairs()) {
             ObjectNode ro = repairs.addObject();
             ro.put("entry", r.entry().value());
-            ro.put("kind", r.kind().name().toLowerCase());
+            ro.put("kind", r.kind().name().toLowerCase(Locale.ROOT));
             ro.put("detail", r.detail());
         }
         return o;
@@ -179,7 +180,7 @@ final class ShowCommand implements Callable<Integer> {
     private void printText(PrintWriter out, LoadedConversation c, AgentId agent, Entry compaction) {
         MessagePrinter printer = new MessagePrinter(out, full);
         c.items().forEach(item -> printer.noteCalls(item.message()));
-        out.printf("session %s · agent %s · %s%s%n", c.session(), agent,
+        out.printf(Locale.ROOT, "session %s · agent %s · %s%s%n", c.session(), agent,
                 Terminal.count(c.items().size(), "message", "messages"),
                 c.activeModel() == null ? "" : " · model " + Terminal.line((c.activeModel().provider() == null ? ""
                         : c.activeModel().provider() + "/") + c.activeModel().model()));

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -58,7 +59,7 @@ final class TreeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         out = spec.commandLine().getOut();
-        SessionId id = root.resolveSession(session);
+        SessionId id = root.resolveSessionOrMemory(session);
         List<Entry> entries = root.existingStore().log().load(id, null);
         AgentId only = agent == null ? null : new AgentId(agent);
         if (only != null) {
@@ -81,7 +82,7 @@ final class TreeCommand implements Callable<Integer> {
         tree.leaves().forEach(e -> leaves.add(e.id()));
         sizes = subtreeSizes(entries);
         int detached = 0;
-        out.printf("session %s · %s · %s · active %s %s%n", id, Terminal.count(entries.size(), "entry", "entries"),
+        out.printf(Locale.ROOT, "session %s · %s · %s · active %s %s%n", id, Terminal.count(entries.size(), "entry", "entries"),
                 Terminal.count(leaves.size(), "leaf", "leaves"),
                 actives.size() == 1 ? "leaf" : "leaves", actives.isEmpty() ? "none" : String.join(", ", actives));
         out.println("(* active leaf · ◦ other leaf · ├─ a side branch, printed where it starts)");

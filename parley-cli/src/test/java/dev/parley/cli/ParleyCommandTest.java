@@ -3,6 +3,16 @@ package dev.parley.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.parley.agent.memory.MemoryIds;
+import dev.parley.core.AgentId;
+import dev.parley.core.EntryId;
+import dev.parley.core.RawJson;
+import dev.parley.core.SessionId;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.model.Message;
+import dev.parley.core.model.NewEntry;
+import dev.parley.core.model.Usage;
+import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import dev.parley.json.Json;
 import dev.parley.tck.MessageLogHarness;
@@ -13,10 +23,12 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -120,6 +132,37 @@ class ParleyCommandTest {
         CliRun gone = parley("--store", store, "show", "0199a1b2-c3d4-7e5f-8a9b-000000000006");
         assertThat(gone.exit()).isEqualTo(3);
         assertThat(gone.err()).contains("no session");
+    }
+
+    /**
+     * A LangChain4j or Spring AI memory id that is no session id ({@code alice@example.com}) was refused as an invalid
+     * session id; the commands that read or delete a session find the session its memory is stored in, and only one
+     * whose catalog metadata names that memory.
+     */
+    @Test
+    void show_aFrameworkMemoryIdThatIsNoSessionId_showsTheSessionItsMemoryIsStoredIn() {
+        String store = "sqlite:" + dir.resolve("memory.db");
+        SessionId alice = MemoryIds.sessionId("alice@example.com");
+        SessionId notBobs = MemoryIds.sessionId("bob@example.com");
+        try (Store s = Stores.open(store)) {
+            s.catalog().orElseThrow().create(new NewSession(alice, "langchain4j memory alice@example.com", null,
+                    Map.of(MemoryIds.METADATA_KEY, RawJson.of("{\"id\":\"alice@example.com\",\"framework\":\"langchain4j\"}"))));
+            s.log().append(alice, new AgentId("memory"), List.of(NewEntry.of(new EntryId("m1"), null, Instant.now(),
+                    Message.user("remember the milk"))), Usage.ZERO);
+            s.log().append(notBobs, AgentId.MAIN, List.of(NewEntry.of(new EntryId("m2"), null, Instant.now(),
+                    Message.user("a session under bob's hashed id, made by other means"))), Usage.ZERO);
+        }
+        CliRun show = parley("--store", store, "show", "alice@example.com");
+        assertThat(show.exit()).as(show.err()).isZero();
+        assertThat(show.out()).contains(alice.value()).contains("remember the milk");
+
+        CliRun bob = parley("--store", store, "show", "bob@example.com");
+        assertThat(bob.exit()).isEqualTo(dev.parley.core.ErrorCode.INVALID_INPUT.exitCode());
+        assertThat(bob.err()).contains("invalid session id 'bob@example.com'")
+                .contains("nor is it the id of a LangChain4j or Spring AI memory stored here").contains(notBobs.value());
+        CliRun chat = parley("--store", store, "chat", "alice@example.com", "--prompt", "hi");
+        assertThat(chat.exit()).as("chat writes: it does not take a memory id").isNotZero();
+        assertThat(chat.err()).contains("invalid session id 'alice@example.com'");
     }
 
     @Test
