@@ -84,7 +84,7 @@ public final class AdaptersBenchmark {
         }
         AppendBenchmark.deleteTree(dir);
         Files.createDirectories(dir);
-        System.err.printf("measuring %d appends per case in %s%n", ops, dir.toAbsolutePath());
+        System.err.printf(Locale.ROOT, "measuring %d appends per case in %s%n", ops, dir.toAbsolutePath());
         // The raw insert is measured before every case, on a file of its own, and its samples pooled: on a disk
         // whose speed drifts during the run, each case has raw samples from its own minutes in the pool.
         List<Result> raws = new ArrayList<>();

@@ -68,7 +68,7 @@ public final class AppendBenchmark {
         deleteTree(dir);
         Files.createDirectories(dir);
         List<Row> rows = new ArrayList<>();
-        System.err.printf("measuring %d appends per case in %s%n", ops, dir.toAbsolutePath());
+        System.err.printf(Locale.ROOT, "measuring %d appends per case in %s%n", ops, dir.toAbsolutePath());
         rows.add(rawFileAppend(dir.resolve("raw.log"), ops));
         rows.add(rawSqliteTransaction(dir.resolve("raw.db"), ops));
         for (String backend : List.of("sqlite", "jsonl")) {

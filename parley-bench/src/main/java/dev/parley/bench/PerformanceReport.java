@@ -1088,7 +1088,7 @@ public final class PerformanceReport {
             LogAxis axis = new LogAxis(label);
             axis.setBase(base);
             axis.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1));
-            axis.setNumberFormatOverride(new java.text.DecimalFormat(format));
+            axis.setNumberFormatOverride(new java.text.DecimalFormat(format, java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT)));
             return axis;
         }
 

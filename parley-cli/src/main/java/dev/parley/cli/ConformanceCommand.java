@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -100,7 +101,7 @@ final class ConformanceCommand implements Callable<Integer> {
                     out.println(s.kit + ": not run: " + s.notRun);
                 }
             }
-            out.printf("%d passed, %d failed, %d skipped%n", passed, failed, skipped);
+            out.printf(Locale.ROOT, "%d passed, %d failed, %d skipped%n", passed, failed, skipped);
         }
         out.flush();
         if (passed + failed == 0) {
@@ -158,7 +159,7 @@ final class ConformanceCommand implements Callable<Integer> {
             if (r.violations().size() > 20) {
                 out.println("  … and " + (r.violations().size() - 20) + " more");
             }
-            out.printf("kills %d, acknowledged %s and %s, lost %d, duplicated %d, partial %d (%.1f s)%n", r.kills(),
+            out.printf(Locale.ROOT, "kills %d, acknowledged %s and %s, lost %d, duplicated %d, partial %d (%.1f s)%n", r.kills(),
                     Terminal.count(r.acknowledged(), "entry", "entries"),
                     Terminal.count(r.acknowledgedRevisions(), "revision", "revisions"), r.lost(), r.duplicated(),
                     r.partial(), r.elapsed().toMillis() / 1000.0);
@@ -183,7 +184,7 @@ final class ConformanceCommand implements Callable<Integer> {
         List<Verdict> verdicts = harness.run(kit);
         if (!json) {
             for (Verdict v : verdicts) {
-                out.printf("  %-7s %-76s %6d ms%n", label(v.outcome()), Terminal.safe(v.scenario()),
+                out.printf(Locale.ROOT, "  %-7s %-76s %6d ms%n", label(v.outcome()), Terminal.safe(v.scenario()),
                         v.elapsed().toMillis());
                 if (v.detail() != null && notRun == null) {
                     out.println("          " + Terminal.safe(v.detail()).replace("\n", "\n          "));
@@ -225,7 +226,7 @@ final class ConformanceCommand implements Callable<Integer> {
                 ObjectNode n = scenarios.addObject();
                 n.put("id", v.id());
                 n.put("scenario", v.scenario());
-                n.put("outcome", v.outcome().name().toLowerCase());
+                n.put("outcome", v.outcome().name().toLowerCase(Locale.ROOT));
                 if (v.detail() != null) {
                     n.put("detail", v.detail());
                 }

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -98,7 +99,7 @@ final class DemoCommand implements Callable<Integer> {
         if (problems.isEmpty()) {
             long prompts = entries.stream().filter(e -> e.message() != null && e.message().role().equals(Role.USER)).count();
             long calls = entries.stream().filter(e -> e.message() != null).mapToLong(e -> e.message().toolCalls().size()).sum();
-            out.printf("✓ %s from %s: %s, %s each answered exactly once, nothing duplicated or lost; the"
+            out.printf(Locale.ROOT, "✓ %s from %s: %s, %s each answered exactly once, nothing duplicated or lost; the"
                     + " interrupted turn was resumed.%n", Terminal.count(entries.size(), "entry", "entries"),
                     Terminal.count(ConversationBuilder.agents(entries).size(), "agent", "agents"),
                     Terminal.count(prompts, "prompt", "prompts"), Terminal.count(calls, "tool call", "tool calls"));

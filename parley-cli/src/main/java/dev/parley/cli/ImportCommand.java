@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
@@ -349,7 +350,7 @@ final class ImportCommand implements Callable<Integer> {
     static String toText(ImportResult r, String status) {
         String where = r.source() != null ? r.source() + (r.index() != null ? "[" + r.index() + "]" : "")
                 : r.agents().isEmpty() || r.agents().get(0).source() == null ? "" : r.agents().get(0).source().toString();
-        return String.format("%-9s %s  %s  %s, %s, %s  %s", status, r.session().value(),
+        return String.format(Locale.ROOT, "%-9s %s  %s  %s, %s, %s  %s", status, r.session().value(),
                 r.format().cliName(), Terminal.count(r.agents().size(), "agent", "agents"),
                 Terminal.count(r.entries(), "entry", "entries"), Terminal.count(r.messages(), "message", "messages"),
                 where);

@@ -16,6 +16,7 @@ import dev.parley.json.Instants;
 import dev.parley.json.Json;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,9 +100,9 @@ final class SessionsCommand implements Callable<Integer> {
             out.println(cursor == null ? "no sessions in " + where : "no more sessions");
             return 0;
         }
-        out.printf("%-36s  %-19s  %8s  %8s  %s%n", "SESSION", "UPDATED (UTC)", "ENTRIES", "MESSAGES", "TITLE");
+        out.printf(Locale.ROOT, "%-36s  %-19s  %8s  %8s  %s%n", "SESSION", "UPDATED (UTC)", "ENTRIES", "MESSAGES", "TITLE");
         for (SessionInfo s : page.sessions()) {
-            out.printf("%-36s  %-19s  %8d  %8d  %s%n", s.id().value(), Instants.format(s.updatedAt()).substring(0, 19)
+            out.printf(Locale.ROOT, "%-36s  %-19s  %8d  %8d  %s%n", s.id().value(), Instants.format(s.updatedAt()).substring(0, 19)
                     .replace('T', ' '), s.entryCount(), s.messageCount(), s.title() == null ? "" : Terminal.line(s.title()));
         }
         if (page.nextCursor() != null) {
@@ -151,10 +152,10 @@ final class SessionsCommand implements Callable<Integer> {
                     : "no more session records");
             return 0;
         }
-        out.printf("%-36s  %4s  %-19s  %-6s  %-8s  %-16s  %s%n", "SESSION", "REV", "UPDATED (UTC)", "PINNED", "ARCHIVED",
+        out.printf(Locale.ROOT, "%-36s  %4s  %-19s  %-6s  %-8s  %-16s  %s%n", "SESSION", "REV", "UPDATED (UTC)", "PINNED", "ARCHIVED",
                 "WORKSPACE", "NAME");
         for (CatalogEntry e : items) {
-            out.printf("%-36s  %4d  %-19s  %-6s  %-8s  %-16s  %s%n", Terminal.line(e.id()), e.revision(),
+            out.printf(Locale.ROOT, "%-36s  %4d  %-19s  %-6s  %-8s  %-16s  %s%n", Terminal.line(e.id()), e.revision(),
                     Instants.format(e.updatedAt()).substring(0, 19).replace('T', ' '), e.pinned() ? "yes" : "",
                     e.archived() ? "yes" : "", e.workspaceId() == null ? "" : Terminal.line(e.workspaceId()),
                     Terminal.line(e.name()));

@@ -70,7 +70,7 @@ public final class Ids {
         StringBuilder out = new StringBuilder(shown.length());
         shown.codePoints().forEach(cp -> {
             if (cp < 0x20 || cp == 0x7f) {
-                out.append(String.format("\\u%04x", cp));
+                out.append(String.format(java.util.Locale.ROOT, "\\u%04x", cp));
             } else {
                 out.appendCodePoint(cp);
             }

@@ -23,6 +23,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -114,9 +115,9 @@ final class AiderFormat {
             for (Block b : sessions.get(i)) {
                 EntryId id = new EntryId("line-" + b.line());
                 EntryPayload payload = decode(b.kind(), b.raw().toString());
-                ObjectNode source = record(b.kind().name().toLowerCase(), b.raw().toString());
+                ObjectNode source = record(b.kind().name().toLowerCase(Locale.ROOT), b.raw().toString());
                 entries.add(new NewEntry(id, parent, null, payload,
-                        JsonSupport.source(Format.AIDER, source, record(b.kind().name().toLowerCase(), render(payload)))));
+                        JsonSupport.source(Format.AIDER, source, record(b.kind().name().toLowerCase(Locale.ROOT), render(payload)))));
                 lines.add(b.line());
                 parent = id;
             }
@@ -227,7 +228,7 @@ final class AiderFormat {
     /** A converted conversation: a header, then user prompts and assistant text in Aider's layout. */
     static String exportConverted(List<ExportedMessage> messages, Instant createdAt) {
         StringBuilder out = new StringBuilder(HEADER)
-                .append(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC).format(createdAt))
+                .append(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC).format(createdAt))
                 .append("\n\n");
         for (ExportedMessage em : messages) {
             Message m = em.message();

@@ -4,6 +4,7 @@ import dev.parley.core.AgentId;
 import dev.parley.core.SessionId;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +23,12 @@ public record ImportResult(SessionId session, Format format, Status status, List
     /**
      * Checks the parts and copies {@code agents}.
      *
+     * @param session the Parley session the source landed in
+     * @param format the source format
+     * @param status imported, updated or unchanged
+     * @param agents per agent: its source file and counts, main first; copied
+     * @param source for a conversation of a multi-conversation file, the file; else null
+     * @param index for a conversation of a multi-conversation file, its 0-based position; else null
      * @throws NullPointerException if {@code session}, {@code format}, {@code status} or {@code agents} is null, or
      *     {@code agents} holds a null
      */
@@ -41,9 +48,13 @@ public record ImportResult(SessionId session, Format format, Status status, List
         /** The source's session was stored already with everything the source holds; nothing was written. */
         UNCHANGED;
 
-        /** The lower-case name used in reports. */
+        /**
+         * The lower-case name used in reports.
+         *
+         * @return {@code "imported"}, {@code "updated"} or {@code "unchanged"}
+         */
         public String label() {
-            return name().toLowerCase();
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -57,12 +68,20 @@ public record ImportResult(SessionId session, Format format, Status status, List
      */
     public record Agent(AgentId agent, @Nullable Path source, long entries, long messages) {}
 
-    /** Entries over all agents. */
+    /**
+     * Entries over all agents.
+     *
+     * @return the sum of the agents' {@link Agent#entries()}
+     */
     public long entries() {
         return agents.stream().mapToLong(Agent::entries).sum();
     }
 
-    /** Messages over all agents. */
+    /**
+     * Messages over all agents.
+     *
+     * @return the sum of the agents' {@link Agent#messages()}
+     */
     public long messages() {
         return agents.stream().mapToLong(Agent::messages).sum();
     }

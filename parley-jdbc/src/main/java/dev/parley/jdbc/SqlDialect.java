@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -60,6 +61,11 @@ public abstract class SqlDialect {
         /**
          * Checks the parts; their SQL is taken as given.
          *
+         * @param forUpdate the clause that locks the rows a {@code SELECT} reads, or {@code ""}
+         * @param jsonParameter the placeholder of a parameter bound to a JSON column
+         * @param isAnyOf the predicate that a column ({@code %s}) is one of the strings bound as one parameter
+         * @param archiveLocatorPrefix the prefix of the archive locators
+         * @param nextSeq the value of {@code parley_log_entries.seq} in an {@code INSERT}
          * @throws NullPointerException if any part is null
          */
         public Spelling {
@@ -70,7 +76,15 @@ public abstract class SqlDialect {
             Objects.requireNonNull(nextSeq, "nextSeq");
         }
 
-        /** The spellings of a database whose {@code seq} is an identity column: {@link #nextSeq} is {@code DEFAULT}. */
+        /**
+         * The spellings of a database whose {@code seq} is an identity column: {@link #nextSeq} is {@code DEFAULT}.
+         *
+         * @param forUpdate the clause that locks the rows a {@code SELECT} reads, or {@code ""}
+         * @param jsonParameter the placeholder of a parameter bound to a JSON column
+         * @param isAnyOf the predicate that a column ({@code %s}) is one of the strings bound as one parameter
+         * @param archiveLocatorPrefix the prefix of the archive locators
+         * @throws NullPointerException if any part is null
+         */
         public Spelling(String forUpdate, String jsonParameter, String isAnyOf, String archiveLocatorPrefix) {
             this(forUpdate, jsonParameter, isAnyOf, archiveLocatorPrefix, "DEFAULT");
         }
@@ -89,32 +103,57 @@ public abstract class SqlDialect {
         this.spelling = Objects.requireNonNull(spelling, "spelling");
     }
 
-    /** Where the database is, for messages. */
+    /**
+     * Where the database is, for messages.
+     *
+     * @return the {@code where} given to the constructor: the store URI with secrets masked
+     */
     public final String where() {
         return where;
     }
 
-    /** See {@link Spelling#forUpdate()}. */
+    /**
+     * See {@link Spelling#forUpdate()}.
+     *
+     * @return the clause to append to a {@code SELECT} that locks its rows, or {@code ""}
+     */
     public final String forUpdate() {
         return spelling.forUpdate();
     }
 
-    /** See {@link Spelling#jsonParameter()}. */
+    /**
+     * See {@link Spelling#jsonParameter()}.
+     *
+     * @return the placeholder of a parameter bound to a JSON column
+     */
     public final String jsonParameter() {
         return spelling.jsonParameter();
     }
 
-    /** The predicate that {@code column} is one of the strings {@link #bindStrings} binds. */
+    /**
+     * The predicate that {@code column} is one of the strings {@link #bindStrings} binds.
+     *
+     * @param column the column to test, as SQL; put in place of the spelling's {@code %s} as is
+     * @return the predicate, with one parameter, to be bound by {@link #bindStrings}
+     */
     public final String isAnyOf(String column) {
-        return String.format(spelling.isAnyOf(), column);
+        return String.format(Locale.ROOT, spelling.isAnyOf(), column);
     }
 
-    /** See {@link Spelling#nextSeq()}. */
+    /**
+     * See {@link Spelling#nextSeq()}.
+     *
+     * @return the SQL of a new entry's {@code seq} in an {@code INSERT}
+     */
     public final String nextSeq() {
         return spelling.nextSeq();
     }
 
-    /** See {@link Spelling#archiveLocatorPrefix()}. */
+    /**
+     * See {@link Spelling#archiveLocatorPrefix()}.
+     *
+     * @return the prefix of the archive locators this database's archives hand out
+     */
     public final String archiveLocatorPrefix() {
         return spelling.archiveLocatorPrefix();
     }
@@ -124,6 +163,9 @@ public abstract class SqlDialect {
      * it and must end it before returning. SQLite lends its one connection to one caller at a time; PostgreSQL lends
      * a pooled one.
      *
+     * @param <T> the type of the work's result
+     * @param work the work to run on the lent connection
+     * @return what {@code work} returned
      * @throws SQLException if no connection can be had, or the work failed
      */
     public abstract <T> T withConnection(ConnectionWork<T> work) throws SQLException;
@@ -132,6 +174,7 @@ public abstract class SqlDialect {
      * Rolls back the transaction open on a lent connection, if any, and returns the connection to auto-commit mode.
      * By default {@code rollback()}, then {@code setAutoCommit(true)}.
      *
+     * @param connection a connection lent by {@link #withConnection}, in manual-commit mode
      * @throws SQLException if the rollback failed: a transaction may still be open, and the connection is left in
      *     manual-commit mode, since leaving it would commit what is open (the next transaction on the connection
      *     calls this again first); or if the return to auto-commit mode failed
@@ -153,6 +196,8 @@ public abstract class SqlDialect {
      * keeps: its write lock lets one writer in at a time anyway. A database that commits transactions in parallel
      * answers more, but fewer than its connections, so that reads and the writes outside group commit still get one
      * (PostgreSQL: half the pool, at most 4).
+     *
+     * @return the number of lanes, at least 1; with fewer the store fails to open
      */
     public int groupCommitLanes() {
         return 1;
@@ -162,6 +207,8 @@ public abstract class SqlDialect {
      * Whether each statement is a round trip to a server: then a group commit runs its units without savepoints first
      * (each savepoint would be two more round trips) and again in savepoints only when one fails. By default false:
      * SQLite runs in the process, where a savepoint costs next to nothing.
+     *
+     * @return true if every statement is a round trip to a database server
      */
     public boolean statementsCostRoundTrips() {
         return false;
@@ -174,27 +221,63 @@ public abstract class SqlDialect {
      * {@link java.sql.Statement#getMoreResults()}. Then the store sends an append's statements together and checks
      * what they read afterwards (rolling back when the check fails); otherwise it sends them one by one. By default
      * false: SQLite's driver runs only the first statement of such a text (and has no round trips to save).
+     *
+     * @return true if a text of several statements is sent at once and run in order, as described
      */
     public boolean sendsStatementsAtOnce() {
         return false;
     }
 
-    /** Binds the strings that {@link #isAnyOf} compares with. */
+    /**
+     * Binds the strings that {@link #isAnyOf} compares with.
+     *
+     * @param connection the connection {@code st} was prepared on (PostgreSQL creates the array on it)
+     * @param st the statement whose SQL holds the predicate of {@link #isAnyOf}
+     * @param index the 1-based index of the predicate's parameter
+     * @param values the strings the column is compared with
+     * @throws SQLException if the driver cannot bind them
+     */
     public abstract void bindStrings(Connection connection, PreparedStatement st, int index, Collection<String> values)
             throws SQLException;
 
-    /** Binds an instant (millisecond precision) to a time column. */
+    /**
+     * Binds an instant to a time column, at the precision the database keeps: SQLite's dialect whole milliseconds,
+     * PostgreSQL's microseconds ({@code timestamptz}).
+     *
+     * @param st the statement
+     * @param index the 1-based index of the parameter
+     * @param instant the instant
+     * @throws SQLException if the driver cannot bind it
+     */
     public abstract void setInstant(PreparedStatement st, int index, Instant instant) throws SQLException;
 
-    /** Reads an instant bound by {@link #setInstant}; never null (time columns are {@code NOT NULL}). */
+    /**
+     * Reads an instant bound by {@link #setInstant}; never null (time columns are {@code NOT NULL}).
+     *
+     * @param rs the result set, on the row to read
+     * @param column the 1-based index of the time column
+     * @return the stored instant
+     * @throws SQLException if the driver cannot read it
+     */
     public abstract Instant getInstant(ResultSet rs, int column) throws SQLException;
 
-    /** Binds an exact decimal, or SQL NULL. */
+    /**
+     * Binds an exact decimal, or SQL NULL.
+     *
+     * @param st the statement
+     * @param index the 1-based index of the parameter
+     * @param value the decimal, or null for SQL NULL
+     * @throws SQLException if the driver cannot bind it
+     */
     public abstract void setDecimal(PreparedStatement st, int index, @Nullable BigDecimal value) throws SQLException;
 
     /**
      * Reads a decimal bound by {@link #setDecimal}.
      *
+     * @param rs the result set, on the row to read
+     * @param column the 1-based index of the decimal column
+     * @return the stored decimal, or null when the column is SQL NULL
+     * @throws SQLException if the driver cannot read it
      * @throws NumberFormatException if the stored value is not a decimal
      */
     public abstract @Nullable BigDecimal getDecimal(ResultSet rs, int column) throws SQLException;
@@ -203,6 +286,9 @@ public abstract class SqlDialect {
      * The stored form of free text bound to a text column (a title, an origin, a workspace id, a summary). Must be
      * injective and keep equality, so a filter on the column compares stored forms. By default the identity, for
      * databases that store every string as is.
+     *
+     * @param text the text to store, or null
+     * @return its stored form; null for null
      */
     public @Nullable String escape(@Nullable String text) {
         return text;
@@ -211,13 +297,20 @@ public abstract class SqlDialect {
     /**
      * The text a stored form came from; by default the identity.
      *
+     * @param stored the stored form, as read from the column, or null
+     * @return the text {@link #escape} was given for it; null for null
      * @throws IllegalArgumentException if {@code stored} is not a form {@link #escape} writes
      */
     public @Nullable String unescape(@Nullable String stored) {
         return stored;
     }
 
-    /** Whether the failure is a violated unique or primary-key constraint. */
+    /**
+     * Whether the failure is a violated unique or primary-key constraint.
+     *
+     * @param e the failure of a statement
+     * @return true if it is a violated unique or primary-key constraint
+     */
     public abstract boolean isUniqueViolation(SQLException e);
 
     /**
@@ -225,7 +318,9 @@ public abstract class SqlDialect {
      * lost connections and resource exhaustion, {@link dev.parley.core.CorruptRecordException} for a damaged
      * database. The SQL exception is the cause.
      *
+     * @param e the failure; it becomes the cause of the error returned
      * @param doing what was being done, for the message ("append to session s1")
+     * @return the error, for the caller to throw; never null
      */
     public abstract ParleyException map(SQLException e, String doing);
 

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Instants {
     private static final DateTimeFormatter FIXED =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
     /** The fixed form with its digits still to fill in. */
     private static final String SHAPE = "0000-00-00T00:00:00.000Z";
     private static final int FIXED_LENGTH = SHAPE.length();
@@ -29,7 +30,13 @@ public final class Instants {
 
     private Instants() {}
 
-    /** The fixed-millisecond text of the instant (finer precision is truncated). */
+    /**
+     * The fixed-millisecond text of the instant (finer precision is truncated).
+     *
+     * @param instant the instant
+     * @return {@code yyyy-MM-dd'T'HH:mm:ss.SSS'Z'}, 24 characters for the years 0000 to 9999 (other years get a sign
+     *     or a fifth digit)
+     */
     public static String format(Instant instant) {
         LocalDateTime t = LocalDateTime.ofEpochSecond(instant.getEpochSecond(), 0, ZoneOffset.UTC);
         if (t.getYear() < 0 || t.getYear() > 9999) {
@@ -49,6 +56,7 @@ public final class Instants {
     /**
      * Parses an ISO-8601 instant (any precision, {@code Z} or an offset).
      *
+     * @param text the text to parse
      * @return the instant, or null if the text is not an instant
      */
     public static @Nullable Instant parseOrNull(String text) {

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.RawJson;
 import dev.parley.core.log.EntryLimits;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -78,13 +79,19 @@ public final class Json {
         @Override
         public com.fasterxml.jackson.core.SerializableString getEscapeSequence(int ch) {
             if (Character.isSurrogate((char) ch)) {
-                return new com.fasterxml.jackson.core.io.SerializedString(String.format("\\u%04x", ch));
+                return new com.fasterxml.jackson.core.io.SerializedString(String.format(Locale.ROOT, "\\u%04x", ch));
             }
             return null;
         }
     }
 
-    /** The depth of the deepest container in a value (a scalar is 0). */
+    /**
+     * The depth of the deepest container in a value (a scalar is 0).
+     *
+     * @param node the value
+     * @return 0 for a scalar, 1 for an array or object holding no container (an empty one too), one more for each
+     *     further level of nesting
+     */
     public static int depth(JsonNode node) {
         int max = 0;
         java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
@@ -117,12 +124,20 @@ public final class Json {
     private static final com.fasterxml.jackson.databind.ObjectReader SOURCES = MAPPER.reader()
             .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
-    /** The configured mapper. Do not reconfigure it. */
+    /**
+     * The configured mapper. Do not reconfigure it.
+     *
+     * @return the one shared mapper
+     */
     public static ObjectMapper mapper() {
         return MAPPER;
     }
 
-    /** A new empty object node. */
+    /**
+     * A new empty object node.
+     *
+     * @return a new object node of {@link #mapper()}'s node factory
+     */
     public static ObjectNode object() {
         return MAPPER.createObjectNode();
     }
@@ -130,6 +145,8 @@ public final class Json {
     /**
      * Parses JSON text.
      *
+     * @param text the JSON text
+     * @return the value; never a missing node
      * @throws JsonProcessingException if it is not one well-formed JSON value
      */
     public static JsonNode parse(String text) throws JsonProcessingException {
@@ -143,6 +160,10 @@ public final class Json {
     /**
      * Parses JSON text of UTF-8 bytes: as {@link #parse(String)}.
      *
+     * @param bytes the buffer holding the text
+     * @param offset where the text starts in {@code bytes}
+     * @param length the text's length, in bytes
+     * @return the value; never a missing node
      * @throws JsonProcessingException if the bytes are not one well-formed JSON value
      */
     public static JsonNode parse(byte[] bytes, int offset, int length) throws JsonProcessingException {
@@ -184,6 +205,8 @@ public final class Json {
      * Parses a source record (a line or document of an imported transcript): as {@link #parse}, and a key repeated in
      * one object is refused ({@code Duplicate field 'k'}, with its line and column in {@link #problem}).
      *
+     * @param text the record's JSON text
+     * @return the value; never a missing node
      * @throws JsonProcessingException if it is not one well-formed JSON value, or repeats a key
      */
     public static JsonNode parseSource(String text) throws JsonProcessingException {
@@ -198,6 +221,8 @@ public final class Json {
      * Parses a source document of UTF-8 bytes (a request body as it came): as {@link #parseSource}, and bytes that
      * are not UTF-8 are refused with where they are.
      *
+     * @param bytes the document, whole
+     * @return the value; never a missing node
      * @throws JsonProcessingException if it is not one well-formed JSON value of UTF-8 text, or repeats a key
      */
     public static JsonNode parseSource(byte[] bytes) throws JsonProcessingException {
@@ -207,6 +232,8 @@ public final class Json {
     /**
      * Reads a source document (an imported JSON transcript) whole: as {@link #parseSource}.
      *
+     * @param file the document's file
+     * @return the value; never a missing node
      * @throws JsonProcessingException if it is not one well-formed JSON value, or repeats a key
      * @throws java.io.IOException if the file cannot be read
      */
@@ -221,6 +248,9 @@ public final class Json {
     /**
      * The compact text of a node. Text with a lone surrogate (which UTF-8 cannot carry) is written with every
      * surrogate escaped, so that it survives storage unchanged.
+     *
+     * @param node the value
+     * @return its compact JSON text
      */
     public static String write(JsonNode node) {
         try {
@@ -248,7 +278,12 @@ public final class Json {
         return false;
     }
 
-    /** A node as {@link RawJson}, in compact form. */
+    /**
+     * A node as {@link RawJson}, in compact form.
+     *
+     * @param node the value
+     * @return its {@link #write} text as raw JSON
+     */
     public static RawJson raw(JsonNode node) {
         return new RawJson(write(node));
     }
@@ -256,6 +291,9 @@ public final class Json {
     /**
      * What is wrong with a document, in words: Jackson's message without its source-location boilerplate
      * ({@code [Source: REDACTED (…); line: 1, column: 2]} becomes {@code line 1, column 2}).
+     *
+     * @param e the failure to parse
+     * @return the message; the exception's simple class name when it has none
      */
     public static String problem(JsonProcessingException e) {
         String m = e.getOriginalMessage();
@@ -266,6 +304,8 @@ public final class Json {
     /**
      * A {@link RawJson} as a node.
      *
+     * @param raw the raw JSON
+     * @return its parsed value
      * @throws IllegalArgumentException if its text is not well-formed JSON
      */
     public static JsonNode tree(RawJson raw) {
@@ -280,6 +320,10 @@ public final class Json {
      * Whether two JSON values are equal as JSON: same structure, same strings, numbers equal as written
      * (an integer equals an integer of the same value whatever its Java width; {@code 1.0} is not {@code 1}), object
      * keys compared as sets.
+     *
+     * @param a a value
+     * @param b another value
+     * @return true if they are equal as JSON
      */
     public static boolean same(JsonNode a, JsonNode b) {
         if (a.isNumber() && b.isNumber()) {

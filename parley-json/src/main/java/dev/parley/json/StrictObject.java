@@ -25,28 +25,44 @@ public final class StrictObject {
     /**
      * Wraps a node that must be an object.
      *
+     * @param node the node to read
      * @param location where the record is (a file and line, a table and key), for error messages
+     * @return the object, read strictly; not a copy: it reads {@code node} as it is
      * @throws CorruptRecordException if the node is not an object
      */
     public static StrictObject of(JsonNode node, String location) {
         if (node == null || !node.isObject()) {
             throw new CorruptRecordException(location, "expected a JSON object, found "
-                    + (node == null ? "nothing" : node.getNodeType().toString().toLowerCase()));
+                    + (node == null ? "nothing" : node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
         }
         return new StrictObject((ObjectNode) node, location);
     }
 
-    /** The wrapped node. */
+    /**
+     * The wrapped node.
+     *
+     * @return the node given to {@link #of}, not a copy
+     */
     public ObjectNode node() {
         return node;
     }
 
-    /** Where the record is. */
+    /**
+     * Where the record is.
+     *
+     * @return the location given to {@link #of}
+     */
     public String location() {
         return location;
     }
 
-    /** @throws CorruptRecordException if the object has a key outside {@code allowed} */
+    /**
+     * Checks that the object has no key but the allowed ones; it need not have them all.
+     *
+     * @param allowed the keys the object may have
+     * @return this object, for chaining
+     * @throws CorruptRecordException if the object has a key outside {@code allowed}
+     */
     public StrictObject allowOnly(Set<String> allowed) {
         Iterator<String> names = node.fieldNames();
         while (names.hasNext()) {
@@ -58,7 +74,12 @@ public final class StrictObject {
         return this;
     }
 
-    /** Whether the key is present with a non-null value. */
+    /**
+     * Whether the key is present with a non-null value.
+     *
+     * @param key the key
+     * @return true if the key is present and its value is not JSON {@code null}
+     */
     public boolean has(String key) {
         JsonNode v = node.get(key);
         return v != null && !v.isNull();
@@ -68,6 +89,8 @@ public final class StrictObject {
      * The value, which must be present; a JSON {@code null} is returned as it is (a {@code NullNode}), for the caller
      * to accept or refuse.
      *
+     * @param key the key
+     * @return the value, a {@code NullNode} for JSON {@code null}
      * @throws CorruptRecordException if the key is absent, naming it and this record's location
      */
     public JsonNode required(String key) {
@@ -78,7 +101,12 @@ public final class StrictObject {
         return v;
     }
 
-    /** The value, or null when absent or JSON null. */
+    /**
+     * The value, or null when absent or JSON null.
+     *
+     * @param key the key
+     * @return the value, of any type; null when the key is absent or its value is JSON {@code null}
+     */
     public @Nullable JsonNode optional(String key) {
         JsonNode v = node.get(key);
         return v == null || v.isNull() ? null : v;
@@ -87,6 +115,8 @@ public final class StrictObject {
     /**
      * The text of a required string field.
      *
+     * @param key the key
+     * @return the string, possibly empty
      * @throws CorruptRecordException if the field is missing, JSON null, or not a string
      */
     public String string(String key) {
@@ -100,6 +130,8 @@ public final class StrictObject {
     /**
      * The text of an optional string field, or null when it is absent or JSON null.
      *
+     * @param key the key
+     * @return the string, possibly empty; null when the key is absent or its value is JSON {@code null}
      * @throws CorruptRecordException if the field is present and neither JSON null nor a string
      */
     public @Nullable String optionalString(String key) {
@@ -116,6 +148,8 @@ public final class StrictObject {
     /**
      * The value of a required integer field. A number with a fraction part, even {@code 1.0}, is not an integer.
      *
+     * @param key the key
+     * @return the integer
      * @throws CorruptRecordException if the field is missing, JSON null, not an integer, or outside the range of
      *     {@code long}
      */
@@ -130,6 +164,9 @@ public final class StrictObject {
     /**
      * The value of an optional integer field, or {@code otherwise} when it is absent or JSON null.
      *
+     * @param key the key
+     * @param otherwise the value when the key is absent or its value is JSON {@code null}
+     * @return the integer, or {@code otherwise}
      * @throws CorruptRecordException if the field is present and not an integer in the range of {@code long}
      */
     public long optionalLong(String key, long otherwise) {
@@ -139,6 +176,8 @@ public final class StrictObject {
     /**
      * The value of an optional integer field, or null when it is absent or JSON null.
      *
+     * @param key the key
+     * @return the integer; null when the key is absent or its value is JSON {@code null}
      * @throws CorruptRecordException if the field is present and not an integer in the range of {@code long}
      */
     public @Nullable Long optionalLong(String key) {
@@ -148,6 +187,9 @@ public final class StrictObject {
     /**
      * The value of an optional boolean field, or {@code otherwise} when it is absent or JSON null.
      *
+     * @param key the key
+     * @param otherwise the value when the key is absent or its value is JSON {@code null}
+     * @return the boolean, or {@code otherwise}
      * @throws CorruptRecordException if the field is present and neither JSON null nor a boolean
      */
     public boolean bool(String key, boolean otherwise) {
@@ -165,6 +207,8 @@ public final class StrictObject {
      * The value of an optional number field, integer or not, exactly as a decimal; null when it is absent or JSON
      * null.
      *
+     * @param key the key
+     * @return the number as a decimal; null when the key is absent or its value is JSON {@code null}
      * @throws CorruptRecordException if the field is present and neither JSON null nor a number
      */
     public @Nullable BigDecimal optionalDecimal(String key) {
@@ -182,6 +226,8 @@ public final class StrictObject {
      * The instant of an optional ISO-8601 string field ({@code Z} or an offset, any precision, kept as written); null
      * when it is absent or JSON null. The years 0000 to 9999 are not enforced here.
      *
+     * @param key the key
+     * @return the instant; null when the key is absent or its value is JSON {@code null}
      * @throws CorruptRecordException if the field is present and not a string that parses as an instant
      */
     public @Nullable Instant optionalInstant(String key) {
@@ -199,6 +245,8 @@ public final class StrictObject {
     /**
      * The instant of a required ISO-8601 string field, read as by {@link #optionalInstant(String)}.
      *
+     * @param key the key
+     * @return the instant
      * @throws CorruptRecordException if the field is missing or JSON null, or not a string that parses as an instant
      */
     public Instant instant(String key) {
@@ -212,13 +260,20 @@ public final class StrictObject {
     /**
      * A required object field, wrapped; its failures name the location {@code <this location> field '<key>'}.
      *
+     * @param key the key
+     * @return the field's object, read strictly
      * @throws CorruptRecordException if the field is missing or is not an object (JSON null included)
      */
     public StrictObject object(String key) {
         return of(required(key), location + " field '" + key + "'");
     }
 
-    /** A failure naming this record's location. */
+    /**
+     * A failure naming this record's location.
+     *
+     * @param detail what is wrong, without the location
+     * @return the exception, for the caller to throw; this method does not throw it
+     */
     public CorruptRecordException fail(String detail) {
         return new CorruptRecordException(location, detail);
     }

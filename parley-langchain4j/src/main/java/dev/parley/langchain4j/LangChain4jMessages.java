@@ -30,6 +30,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -74,6 +75,9 @@ public final class LangChain4jMessages {
     /**
      * The message as Parley's.
      *
+     * @param message the LangChain4j message
+     * @return the Parley message; what Parley's blocks do not model is kept under {@link #RESIDUAL_KEY} in its
+     *     metadata
      * @throws InvalidInputException for a message type this mapping does not know, or a tool execution request without
      *     a name
      */
@@ -106,7 +110,7 @@ public final class LangChain4jMessages {
                     b.add(new ContentBlock.File(f.mimeType(), f.base64Data(),
                             f.url() == null ? null : f.url().toString(), null));
                 } else {
-                    b.add(new ContentBlock.ProviderItem(ITEM_PREFIX + c.type().name().toLowerCase(),
+                    b.add(new ContentBlock.ProviderItem(ITEM_PREFIX + c.type().name().toLowerCase(Locale.ROOT),
                             RawJson.of(ChatMessageSerializer.messageToJson(UserMessage.from(c)))));
                 }
             }
@@ -157,6 +161,8 @@ public final class LangChain4jMessages {
     /**
      * The Parley message as LangChain4j's.
      *
+     * @param message the Parley message, such as one {@link #encode} made
+     * @return the LangChain4j message
      * @throws CorruptRecordException if the message has a role or content LangChain4j has no message for
      */
     public static ChatMessage decode(Message message) {

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -139,7 +140,7 @@ public final class LangChain4jProvider implements ModelProvider {
             b.usage(Usage.of(orZero(usage.inputTokenCount()), orZero(usage.outputTokenCount())));
         }
         if (response.finishReason() != null) {
-            b.stopReason(response.finishReason().name().toLowerCase());
+            b.stopReason(response.finishReason().name().toLowerCase(Locale.ROOT));
         }
         return b.build();
     }

@@ -16,11 +16,13 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.parley.agent.memory.MemoryLog;
+import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Entry;
 import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +74,48 @@ class ParleyChatMemoryStoreTest {
             assertThat(high.detailLevel()).isEqualTo(ImageContent.DetailLevel.HIGH);
             assertThat(((ToolExecutionResultMessage) back.get(6)).isError()).isFalse();
             assertThat(((ToolExecutionResultMessage) back.get(4)).isError()).isNull();
+        }
+    }
+
+    /** A content type was lower-cased in the default locale: under a Turkish one, audio was stored as "audıo". */
+    @Test
+    void updateMessages_underATurkishDefaultLocale_storesContentTypesInAscii() {
+        underDefaultLocale("tr-TR", store -> {
+            ParleyChatMemoryStore memoryStore = new ParleyChatMemoryStore(store);
+            List<ChatMessage> messages = List.of(UserMessage.from(AudioContent.from("UklGRg==", "audio/wav")));
+            memoryStore.updateMessages("audio", messages);
+            List<String> types = store.log().loadMessages(memoryStore.sessionId("audio"), MemoryLog.AGENT).stream()
+                    .flatMap(e -> e.message().content().stream())
+                    .filter(b -> b instanceof ContentBlock.ProviderItem)
+                    .map(b -> ((ContentBlock.ProviderItem) b).type()).toList();
+            assertThat(types).containsExactly("langchain4j:audio");
+            assertThat(memoryStore.getMessages("audio")).containsExactlyElementsOf(messages);
+        });
+    }
+
+    /**
+     * A memory's entry ids were formatted in the default locale: under an Arabic one their digits were Arabic-Indic
+     * ("m-٠٠٠٠٠٠٠٠٠١"), which an entry id refuses, so no message could be stored.
+     */
+    @Test
+    void updateMessages_underAnArabicDefaultLocale_storesAndReadsBack() {
+        underDefaultLocale("ar-EG", store -> {
+            ParleyChatMemoryStore memoryStore = new ParleyChatMemoryStore(store);
+            memoryStore.updateMessages("arabic", EVERY_TYPE);
+            assertThat(memoryStore.getMessages("arabic")).containsExactlyElementsOf(EVERY_TYPE);
+            assertThat(store.log().load(memoryStore.sessionId("arabic"), null))
+                    .allSatisfy(e -> assertThat(e.id().value()).matches("[A-Za-z0-9._-]+"));
+        });
+    }
+
+    /** Runs {@code body} on this test's store with the JVM's default locale set to {@code tag}, then restores it. */
+    void underDefaultLocale(String tag, java.util.function.Consumer<Store> body) {
+        Locale saved = Locale.getDefault();
+        Locale.setDefault(Locale.forLanguageTag(tag));
+        try (Store store = Stores.open(uri())) {
+            body.accept(store);
+        } finally {
+            Locale.setDefault(saved);
         }
     }
 

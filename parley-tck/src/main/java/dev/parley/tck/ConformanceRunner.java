@@ -3,6 +3,7 @@ package dev.parley.tck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.BiConsumer;
@@ -19,12 +20,15 @@ public final class ConformanceRunner {
     /**
      * Runs one scenario in a scope of its own, and cleans the scope up afterwards, also when the scenario fails.
      *
+     * @param <H> the harness type
+     * @param scenario the scenario to run
+     * @param harness the backend's harness, passed to the scenario's body
      * @param cleanup cleans a scope up (the harness's {@code cleanupScope})
      * @throws ConformanceFailure if the scenario fails; its message starts with the scenario's id and name
      * @throws CapabilityMissing as thrown by the harness, if the scenario needs something the harness cannot do
      */
     public static <H> void runOne(Scenario<H> scenario, H harness, BiConsumer<H, String> cleanup) {
-        String scope = "tck-" + scenario.id().toLowerCase() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        String scope = "tck-" + scenario.id().toLowerCase(Locale.ROOT) + "-" + UUID.randomUUID().toString().substring(0, 8);
         try {
             scenario.body().run(harness, scope);
         } catch (ConformanceFailure | CapabilityMissing e) {
@@ -53,6 +57,12 @@ public final class ConformanceRunner {
      * Runs every scenario, in order, and returns one verdict each: {@link Verdict.Outcome#FAILED} for a
      * {@link ConformanceFailure}, {@link Verdict.Outcome#SKIPPED} for a {@link CapabilityMissing} (with its message).
      * Never throws for a failing scenario.
+     *
+     * @param <H> the harness type
+     * @param scenarios the scenarios to run, in order
+     * @param harness the backend's harness, passed to each scenario's body
+     * @param cleanup cleans a scope up (the harness's {@code cleanupScope}), after each scenario
+     * @return one verdict per scenario, in the order of {@code scenarios}
      */
     public static <H> List<Verdict> run(List<Scenario<H>> scenarios, H harness, BiConsumer<H, String> cleanup) {
         List<Verdict> verdicts = new ArrayList<>();
@@ -78,7 +88,11 @@ public final class ConformanceRunner {
      * One {@link Verdict.Outcome#SKIPPED} verdict per scenario, each giving the reason, without running any: for a
      * kit whose capability the store does not declare. A kit that does not apply is listed, never left out.
      *
+     * @param <H> the harness type
+     * @param scenarios the scenarios to report
      * @param reason why none of them can run; not blank
+     * @return one skipped verdict per scenario, in the order of {@code scenarios}, each with zero elapsed time
+     * @throws IllegalArgumentException if {@code reason} is blank and {@code scenarios} is not empty
      */
     public static <H> List<Verdict> skipAll(List<Scenario<H>> scenarios, String reason) {
         Objects.requireNonNull(reason, "reason");

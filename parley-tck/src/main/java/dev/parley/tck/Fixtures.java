@@ -10,6 +10,7 @@ import dev.parley.core.repository.QueuedPrompt;
 import dev.parley.core.repository.TurnSummary;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Session records for the scenarios: fully populated, as Heddle's conformance fixtures are. */
@@ -20,7 +21,7 @@ public final class Fixtures {
     private Fixtures() {}
 
     static Instant day(int d) {
-        return Instant.parse(String.format("2026-01-%02dT00:00:00.000Z", d));
+        return Instant.parse(String.format(Locale.ROOT, "2026-01-%02dT00:00:00.000Z", d));
     }
 
     /**
@@ -75,7 +76,12 @@ public final class Fixtures {
             "acquiredAt":"2026-01-03T00:00:00.000Z","lastSeenAt":"2026-01-04T00:00:00.000Z"},\
             "queuedPrompts":[]}""");
 
-    /** A fully populated record: lease with fencing token 1, context, model, fixed timestamps. */
+    /**
+     * A fully populated record: lease with fencing token 1, context, model, fixed timestamps.
+     *
+     * @param id the record's id
+     * @return the record; its history holds {@link #TRANSCRIPT_SENTINEL}
+     */
     public static ChatSession session(String id) {
         return ChatSession.builder(id, day(1)).name("Session " + id).retention("reusable").workspaceId("workspace-a")
                 .updatedAt(day(2)).model("gpt-5.4-mini").reasoningEffort("medium").driftEnabled(false)
@@ -85,7 +91,12 @@ public final class Fixtures {
                 .build();
     }
 
-    /** A record with every part: system/user/assistant-with-tool-calls/tool history, turns, archives, queue. */
+    /**
+     * A record with every part: system/user/assistant-with-tool-calls/tool history, turns, archives, queue.
+     *
+     * @param id the record's id
+     * @return the record: {@link #session} with those parts added; its history holds {@link #TRANSCRIPT_SENTINEL}
+     */
     public static ChatSession richSession(String id) {
         return session(id).toBuilder()
                 .history(List.of(

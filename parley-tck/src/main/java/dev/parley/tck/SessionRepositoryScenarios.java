@@ -36,7 +36,11 @@ import java.util.concurrent.Future;
 public final class SessionRepositoryScenarios {
     private SessionRepositoryScenarios() {}
 
-    /** The scenarios, in order. */
+    /**
+     * The scenarios, in order.
+     *
+     * @return the scenarios in id order, a new immutable list each call
+     */
     public static List<Scenario<SessionRepositoryHarness>> all() {
         return List.of(
                 new Scenario<>("CS-1", "CRUD returns exact records and monotonic revisions",
@@ -72,7 +76,12 @@ public final class SessionRepositoryScenarios {
                         SessionRepositoryScenarios::exactRecords));
     }
 
-    /** Runs every scenario and returns one verdict each. */
+    /**
+     * Runs every scenario and returns one verdict each.
+     *
+     * @param harness the backend's harness
+     * @return one verdict per scenario, in id order; a failing scenario is a verdict, not an exception
+     */
     public static List<Verdict> run(SessionRepositoryHarness harness) {
         return ConformanceRunner.run(all(), harness, SessionRepositoryHarness::cleanupScope);
     }
@@ -276,7 +285,7 @@ public final class SessionRepositoryScenarios {
         List<CatalogEntry> entries = new ArrayList<>();
         for (String variant : variants) {
             String id = "exact-" + variant;
-            String document = Fixtures.EXACT_RECORDS.get(variant).formatted(id);
+            String document = String.format(java.util.Locale.ROOT, Fixtures.EXACT_RECORDS.get(variant), id);
             ChatSession written = ChatSessionCodec.parseStrict(Json.parse(document), "fixture " + variant);
             StoredSession created = repo.create(written);
             sameJson(document, created, "create returns the '" + variant + "' record");
@@ -298,7 +307,7 @@ public final class SessionRepositoryScenarios {
         String id = "exact-absent";
         long revision = 1;
         for (String variant : List.of("empty", "raw", "absent")) {
-            String document = Fixtures.EXACT_RECORDS.get(variant).formatted(id);
+            String document = String.format(java.util.Locale.ROOT, Fixtures.EXACT_RECORDS.get(variant), id);
             ChatSession next = ChatSessionCodec.parseStrict(Json.parse(document), "fixture " + variant);
             sameJson(document, repo.update(next, revision).orElseThrow(),
                     "update to the '" + variant + "' record returns it");

@@ -36,6 +36,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -136,7 +137,13 @@ public final class MemoryLog<M> {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** The session that keeps a memory ({@link MemoryIds#sessionId}). */
+    /**
+     * The session that keeps a memory ({@link MemoryIds#sessionId}).
+     *
+     * @param memoryId the framework's memory id
+     * @return the session id, as {@link MemoryIds#sessionId} makes it
+     * @throws InvalidInputException if the memory id is empty or holds an unpaired surrogate
+     */
     public SessionId sessionId(String memoryId) {
         return MemoryIds.sessionId(memoryId);
     }
@@ -145,6 +152,8 @@ public final class MemoryLog<M> {
      * The messages last set for the memory, in order; empty for a memory never set or deleted. The list is a fresh,
      * unmodifiable copy; the message objects are shared with the memory's cache and must not be mutated.
      *
+     * @param memoryId the framework's memory id
+     * @return the messages; empty when the memory was never set or was deleted
      * @throws InvalidInputException if the memory id is empty, or maps to a session that another memory id owns
      */
     public List<M> get(String memoryId) {
@@ -171,7 +180,9 @@ public final class MemoryLog<M> {
     /**
      * Makes {@code messages} the memory's view, appending the messages that are new (see the class contract).
      *
+     * @param memoryId the framework's memory id
      * @param messages the whole list the framework holds, in order; elements must not be null
+     * @throws NullPointerException if {@code messages} is null or holds a null; nothing was written
      * @throws InvalidInputException if the memory id is empty or owned by another memory id, or a message cannot be
      *     mapped; nothing was written
      * @throws UnavailableException if the store failed, or other writers kept winning the next entry for
@@ -229,6 +240,9 @@ public final class MemoryLog<M> {
     /**
      * Deletes the memory's session with its whole history (the frameworks' {@code clear()} and
      * {@code deleteByConversationId}). Deleting a memory that does not exist does nothing.
+     *
+     * @param memoryId the framework's memory id
+     * @throws InvalidInputException if the memory id is empty, or maps to a session that another memory id owns
      */
     public void delete(String memoryId) {
         SessionId session = sessionId(memoryId);
@@ -251,6 +265,8 @@ public final class MemoryLog<M> {
      * activity first. Walks the whole catalog page by page; {@link #memoryIds(String, int)} gives one page. A memory
      * written while the walk is under way moves to the front of that order, behind the walk: if the walk had not
      * reached it yet, it is missed (a walk never lists a memory twice).
+     *
+     * @return the memory ids; empty when there are none, or the store has no catalog
      */
     public List<String> memoryIds() {
         List<String> out = new ArrayList<>();
@@ -269,6 +285,9 @@ public final class MemoryLog<M> {
      *
      * @param cursor the cursor of the previous page, or null for the first
      * @param limit how many sessions of the catalog to visit, 1 to {@link SessionCatalog#MAX_PAGE_SIZE}
+     * @return the memory ids of this framework among the sessions visited, and the next cursor; an empty page with
+     *     no cursor when the store has no catalog
+     * @throws InvalidInputException if the store has a catalog and the cursor is damaged or the limit out of range
      */
     public MemoryPage memoryIds(@Nullable String cursor, int limit) {
         if (catalog == null) {
@@ -295,6 +314,8 @@ public final class MemoryLog<M> {
         /**
          * Copies {@code memoryIds}.
          *
+         * @param memoryIds the original memory ids found on the page; copied
+         * @param nextCursor the cursor of the next page, or null after the last
          * @throws NullPointerException if {@code memoryIds} is null or holds a null
          */
         public MemoryPage {
@@ -819,8 +840,8 @@ public final class MemoryLog<M> {
      * as the view saw it.
      */
     private static EntryId entryId(long ordinal, String tag) {
-        return EntryId.of(ordinal == 1 ? String.format("%s%010d", ID_PREFIX, ordinal)
-                : String.format("%s%010d-%s", ID_PREFIX, ordinal, tag));
+        return EntryId.of(ordinal == 1 ? String.format(Locale.ROOT, "%s%010d", ID_PREFIX, ordinal)
+                : String.format(Locale.ROOT, "%s%010d-%s", ID_PREFIX, ordinal, tag));
     }
 
     /**

@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -122,7 +123,7 @@ public final class DemoAgentMain {
     }
 
     static String line(String agent, Message m) {
-        StringBuilder s = new StringBuilder(String.format("%-12s %-9s ", agent, m.role().name()));
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%-12s %-9s ", agent, m.role().name()));
         String text = m.text().replace('\n', ' ');
         if (!text.isBlank()) {
             s.append(text.length() > 90 ? text.substring(0, 89) + "…" : text);

@@ -20,6 +20,7 @@ import dev.parley.json.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -159,7 +160,7 @@ public final class DemoScenario {
                 for (String factor : args.path("expression").asText().split("\\*")) {
                     product *= Long.parseLong(factor.trim());
                 }
-                return Output.ok(String.format("%,d EUR for venue and food", product));
+                return Output.ok(String.format(Locale.ROOT, "%,d EUR for venue and food", product));
             }
         };
     }

@@ -6,6 +6,7 @@ import dev.parley.core.store.Store;
 import dev.parley.jdbc.SqlDialect;
 import dev.parley.tck.spi.ConformanceSupport;
 import java.sql.PreparedStatement;
+import java.util.Locale;
 
 /**
  * Damage injection for the conformance kit against a JDBC store: each method replaces one stored document with
@@ -39,7 +40,7 @@ public abstract class JdbcConformanceSupport implements ConformanceSupport {
         }
         SqlDialect dialect = jdbc.database().dialect();
         int changed = jdbc.database().write("damage a record for the conformance kit", c -> {
-            try (PreparedStatement st = c.prepareStatement(String.format(sql, dialect.jsonParameter()))) {
+            try (PreparedStatement st = c.prepareStatement(String.format(Locale.ROOT, sql, dialect.jsonParameter()))) {
                 st.setString(1, json);
                 st.setString(2, store.scope());
                 for (int i = 0; i < keys.length; i++) {

@@ -90,7 +90,7 @@ final class Pages {
     /** Records per page of the record catalog. */
     static final int RECORD_PAGE = 50;
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
     private Pages() {}
