@@ -35,6 +35,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -42,8 +43,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The envelopes of the Parley HTTP API around the canonical JSON of the model. Every {@code encode…} has a
- * {@code decode…} that gives back an equal value. Decoders are strict and fail with {@link InvalidInputException}
- * naming what was wrong (a wire document is input, not a stored record).
+ * {@code decode…} that gives back an equal value. Decoders fail with {@link InvalidInputException} naming what was
+ * wrong (a wire document is input, not a stored record). Request bodies and the canonical JSON of entries are read
+ * strictly: a missing member, one of the wrong type and an unknown one are refused. Some envelopes of answers are
+ * read more leniently: {@code decodeEntries}, {@code decodeLease} and {@code decodeStored} pass over members they do
+ * not know, the pages read a {@code nextCursor} that is not text as none, and {@code decodeStored} takes a
+ * {@code revision} written as text.
  *
  * <p>Stateless and thread-safe.
  */
@@ -53,7 +58,9 @@ public final class Wire {
     /**
      * Parses a JSON document.
      *
+     * @param text the JSON text
      * @param what what the text is, for the message ("the request body")
+     * @return the value, of any JSON type
      * @throws InvalidInputException if the text is not one JSON value
      */
     public static JsonNode parse(String text, String what) {
@@ -69,7 +76,9 @@ public final class Wire {
      * where they are, never replaced, and so is a key repeated in one object (which a lossless store could only keep
      * by dropping one of its values).
      *
+     * @param bytes the document, whole
      * @param what what the bytes are, for the message ("the request body")
+     * @return the value, of any JSON type
      * @throws InvalidInputException if the bytes are not UTF-8 text of one JSON value, or repeat a key
      */
     public static JsonNode parse(byte[] bytes, String what) {
@@ -80,7 +89,12 @@ public final class Wire {
         }
     }
 
-    /** The compact text of a document. */
+    /**
+     * The compact text of a document.
+     *
+     * @param node the document
+     * @return its compact text ({@link Json#write})
+     */
     public static String write(JsonNode node) {
         return Json.write(node);
     }
@@ -97,6 +111,11 @@ public final class Wire {
     /**
      * The field {@code key} of an answer, which must be there and be of {@code type}.
      *
+     * @param node the answer
+     * @param key the field's name
+     * @param type the type the field's value must have
+     * @param what what the answer is, for the message
+     * @return the field's value
      * @throws InvalidInputException naming the field, when it is missing or of another type
      */
     public static JsonNode field(JsonNode node, String key, JsonNodeType type, String what) {
@@ -124,6 +143,10 @@ public final class Wire {
         /**
          * Copies {@code entries} into an unmodifiable list; {@code usage} is not checked.
          *
+         * @param entries the entries, in order
+         * @param usage the usage
+         * @param conditional whether the append is conditional
+         * @param expectedLast the agent's latest entry the batch continues from, or null for none
          * @throws NullPointerException if {@code entries} is null or holds a null
          */
         public Batch {
@@ -131,7 +154,14 @@ public final class Wire {
         }
     }
 
-    /** {@code {"entries":[entry without seq…],"usage":{…}}}: an append request of {@code agent}. */
+    /**
+     * {@code {"entries":[entry without seq…],"usage":{…}}}: an append request of {@code agent}.
+     *
+     * @param agent the agent appending
+     * @param batch the entries, in order
+     * @param usage what producing the batch cost
+     * @return a new object, without {@code "expectedLast"}: an unconditional append
+     */
     public static ObjectNode encodeBatch(AgentId agent, List<NewEntry> batch, Usage usage) {
         return encodeBatch(agent, batch, usage, false, null);
     }
@@ -139,6 +169,14 @@ public final class Wire {
     /**
      * An append request of {@code agent}; a conditional one ({@code MessageLog.appendIfLast}) also carries
      * {@code "expectedLast"}: the agent's latest entry the batch continues from, or null for none.
+     *
+     * @param agent the agent appending
+     * @param batch the entries, in order
+     * @param usage what producing the batch cost
+     * @param conditional whether the append is conditional: then {@code "expectedLast"} is written
+     * @param expectedLast the agent's latest entry the batch continues from, or null for none (written as JSON
+     *     {@code null}); ignored unless {@code conditional}
+     * @return a new object
      */
     public static ObjectNode encodeBatch(AgentId agent, List<NewEntry> batch, Usage usage, boolean conditional,
                                          @Nullable EntryId expectedLast) {
@@ -161,6 +199,9 @@ public final class Wire {
     /**
      * Decodes an append request of {@code agent}.
      *
+     * @param node the request body
+     * @param agent the agent the request appends for; every entry must name it
+     * @return the batch; its usage is {@link Usage#ZERO} when the request has none
      * @throws InvalidInputException if it is malformed or an entry names another agent
      */
     public static Batch decodeBatch(JsonNode node, AgentId agent) {
@@ -193,20 +234,42 @@ public final class Wire {
         });
     }
 
-    /** {@code {"entries":[…],"written":n}}. */
+    /**
+     * {@code {"entries":[…],"written":n}}.
+     *
+     * @param result the result of an append
+     * @return a new object
+     */
     public static ObjectNode encodeAppendResult(AppendResult result) {
         ObjectNode o = encodeEntries(result.entries());
         o.put("written", result.written());
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the answer, as {@link #encodeAppendResult} writes it
+     * @return the result
+     * @throws InvalidInputException if malformed
+     */
     public static AppendResult decodeAppendResult(JsonNode node) {
-        return new AppendResult(decodeEntries(node), strict(() -> (int) StrictObject.of(node, "append result")
-                .longValue("written")));
+        List<Entry> entries = decodeEntries(node);
+        return strict(() -> {
+            StrictObject o = StrictObject.of(node, "append result");
+            long written = o.longValue("written");
+            if (written < 0 || written > entries.size()) {
+                throw o.fail("\"written\" is " + written + ", not between 0 and the " + entries.size()
+                        + " entries it answers for");
+            }
+            return new AppendResult(entries, (int) written);
+        });
     }
 
-    /** {@code {"entries":[…]}}, each in the canonical JSON with its seq. */
+    /**
+     * {@code {"entries":[…]}}, each in the canonical JSON with its seq.
+     *
+     * @param entries the entries, in order
+     * @return a new object
+     */
     public static ObjectNode encodeEntries(List<Entry> entries) {
         ObjectNode o = Json.object();
         ArrayNode array = o.putArray("entries");
@@ -214,10 +277,19 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node an object with {@code "entries"}, as {@link #encodeEntries} writes it; its other keys are not read
+     * @return the entries, in order
+     * @throws InvalidInputException if malformed
+     */
     public static List<Entry> decodeEntries(JsonNode node) {
         return strict(() -> {
-            JsonNode array = StrictObject.of(node, "entries").required("entries");
+            StrictObject o = StrictObject.of(node, "entries");
+            JsonNode array = o.required("entries");
+            if (!array.isArray()) {
+                throw o.fail("\"entries\" is " + array.getNodeType().toString().toLowerCase(Locale.ROOT)
+                        + ", not an array");
+            }
             List<Entry> out = new ArrayList<>(array.size());
             for (int i = 0; i < array.size(); i++) {
                 out.add(EntryCodec.decode(array.get(i), "entries[" + i + "]"));
@@ -226,12 +298,21 @@ public final class Wire {
         });
     }
 
-    /** One entry in the canonical JSON. */
+    /**
+     * One entry in the canonical JSON.
+     *
+     * @param entry the entry
+     * @return a new object, with the seq
+     */
     public static ObjectNode encodeEntry(Entry entry) {
         return EntryCodec.encode(entry);
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the entry in the canonical JSON, with its seq
+     * @return the entry
+     * @throws InvalidInputException if malformed
+     */
     public static Entry decodeEntry(JsonNode node) {
         return strict(() -> EntryCodec.decode(node, "entry"));
     }
@@ -239,6 +320,9 @@ public final class Wire {
     /**
      * The seq of an agent's most recent entry ({@code MessageLog.lastSeq}): {@code {"seq": 42}}, or
      * {@code {"seq": null}} when the agent has no entry in the session.
+     *
+     * @param seq the seq, or empty when the agent has no entry
+     * @return a new object
      */
     public static ObjectNode encodeLastSeq(OptionalLong seq) {
         ObjectNode o = Json.object();
@@ -250,7 +334,11 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed: not an object whose {@code seq} is a positive integer or null */
+    /**
+     * @param node the answer, as {@link #encodeLastSeq} writes it
+     * @return the seq; empty for {@code {"seq": null}}
+     * @throws InvalidInputException if malformed: not an object whose {@code seq} is a positive integer or null
+     */
     public static OptionalLong decodeLastSeq(JsonNode node) {
         JsonNode seq = node.isObject() ? node.get("seq") : null;
         if (seq == null || !(seq.isNull() || (seq.isIntegralNumber() && seq.canConvertToLong() && seq.asLong() > 0))) {
@@ -259,17 +347,31 @@ public final class Wire {
         return seq.isNull() ? OptionalLong.empty() : OptionalLong.of(seq.asLong());
     }
 
-    /** Usage in the canonical JSON. */
+    /**
+     * Usage in the canonical JSON.
+     *
+     * @param usage the usage
+     * @return a new object; zero counts are left out
+     */
     public static ObjectNode encodeUsage(Usage usage) {
         return EntryCodec.encodeUsage(usage);
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the usage in the canonical JSON
+     * @return the usage
+     * @throws InvalidInputException if malformed
+     */
     public static Usage decodeUsage(JsonNode node) {
         return strict(() -> EntryCodec.decodeUsage(node, "usage"));
     }
 
-    /** A session of the log's catalog. */
+    /**
+     * A session of the log's catalog.
+     *
+     * @param s the session
+     * @return a new object; {@code title} and {@code origin} only when not null
+     */
     public static ObjectNode encodeSessionInfo(SessionInfo s) {
         ObjectNode o = Json.object();
         o.put("id", s.id().value());
@@ -287,7 +389,11 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the session, as {@link #encodeSessionInfo} writes it
+     * @return the session
+     * @throws InvalidInputException if malformed
+     */
     public static SessionInfo decodeSessionInfo(JsonNode node) {
         return strict(() -> {
             StrictObject o = StrictObject.of(node, "session").allowOnly(Set.of("id", "createdAt", "updatedAt", "title",
@@ -298,7 +404,12 @@ public final class Wire {
         });
     }
 
-    /** A session to create in the log's catalog. */
+    /**
+     * A session to create in the log's catalog.
+     *
+     * @param s the session to create
+     * @return a new object; {@code title}, {@code origin} and {@code createdAt} only when not null
+     */
     public static ObjectNode encodeNewSession(NewSession s) {
         ObjectNode o = Json.object();
         o.put("id", s.id().value());
@@ -326,7 +437,11 @@ public final class Wire {
         return createdAt;
     }
 
-    /** @throws InvalidInputException if malformed, or createdAt is more than a day in the future */
+    /**
+     * @param node the session to create, as {@link #encodeNewSession} writes it
+     * @return the session to create; its metadata empty and its {@code createdAt} null when the document has none
+     * @throws InvalidInputException if malformed, or createdAt is more than a day in the future
+     */
     public static NewSession decodeNewSession(JsonNode node) {
         return strict(() -> {
             StrictObject o = StrictObject.of(node, "new session")
@@ -337,20 +452,34 @@ public final class Wire {
         });
     }
 
-    /** {@code {"sessions":[…],"nextCursor":…}}. */
+    /**
+     * {@code {"sessions":[…],"nextCursor":…}}.
+     *
+     * @param page the page
+     * @return a new object; {@code nextCursor} is JSON {@code null} on the last page
+     */
     public static ObjectNode encodeSessionPage(SessionPage page) {
         ObjectNode o = encodeSessionList(page.sessions());
         o.put("nextCursor", page.nextCursor());
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the page, as {@link #encodeSessionPage} writes it
+     * @return the page; a {@code nextCursor} that is not text reads as null (the last page)
+     * @throws InvalidInputException if malformed
+     */
     public static SessionPage decodeSessionPage(JsonNode node) {
         return new SessionPage(decodeSessionList(node), node.path("nextCursor").isTextual()
                 ? node.get("nextCursor").asText() : null);
     }
 
-    /** {@code {"sessions":[…]}}. */
+    /**
+     * {@code {"sessions":[…]}}.
+     *
+     * @param sessions the sessions, in order
+     * @return a new object
+     */
     public static ObjectNode encodeSessionList(List<SessionInfo> sessions) {
         ObjectNode o = Json.object();
         ArrayNode array = o.putArray("sessions");
@@ -358,7 +487,11 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node an object with {@code "sessions"}, as {@link #encodeSessionList} writes it
+     * @return the sessions, in order
+     * @throws InvalidInputException if malformed
+     */
     public static List<SessionInfo> decodeSessionList(JsonNode node) {
         List<SessionInfo> out = new ArrayList<>();
         for (JsonNode s : field(node, "sessions", JsonNodeType.ARRAY, "session list")) {
@@ -369,17 +502,31 @@ public final class Wire {
 
     // ---- session records ----
 
-    /** A record in the canonical JSON ({@link ChatSessionCodec#encode}). */
+    /**
+     * A record in the canonical JSON ({@link ChatSessionCodec#encode}).
+     *
+     * @param session the record
+     * @return a new object
+     */
     public static ObjectNode encodeSession(ChatSession session) {
         return ChatSessionCodec.encode(session);
     }
 
-    /** @throws InvalidInputException if it is not a valid record (strictly) */
+    /**
+     * @param node the record in the canonical JSON
+     * @return the record
+     * @throws InvalidInputException if it is not a valid record (strictly)
+     */
     public static ChatSession decodeSession(JsonNode node) {
         return strict(() -> ChatSessionCodec.parseStrict(node, "session record"));
     }
 
-    /** {@code {"revision":r,"session":{…}}}. */
+    /**
+     * {@code {"revision":r,"session":{…}}}.
+     *
+     * @param stored the record and its revision
+     * @return a new object
+     */
     public static ObjectNode encodeStored(StoredSession stored) {
         ObjectNode o = Json.object();
         o.put("revision", stored.revision());
@@ -387,12 +534,21 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the record and its revision, as {@link #encodeStored} writes them
+     * @return the record and its revision
+     * @throws InvalidInputException if malformed
+     */
     public static StoredSession decodeStored(JsonNode node) {
         return new StoredSession(decodeSession(node.path("session")), node.path("revision").asLong());
     }
 
-    /** {@code {"items":[catalog entry…],"nextCursor":…}}. */
+    /**
+     * {@code {"items":[catalog entry…],"nextCursor":…}}.
+     *
+     * @param page the page
+     * @return a new object; {@code nextCursor} is JSON {@code null} on the last page
+     */
     public static ObjectNode encodeCatalogPage(CatalogPage page) {
         ObjectNode o = Json.object();
         ArrayNode items = o.putArray("items");
@@ -401,7 +557,11 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the page, as {@link #encodeCatalogPage} writes it
+     * @return the page; a {@code nextCursor} that is not text reads as null (the last page)
+     * @throws InvalidInputException if malformed
+     */
     public static CatalogPage decodeCatalogPage(JsonNode node) {
         return strict(() -> {
             List<CatalogEntry> items = new ArrayList<>();
@@ -414,7 +574,12 @@ public final class Wire {
 
     // ---- archives ----
 
-    /** {@code {"sessionId":…,"archive":{…},"messages":[…],"summary":…}}. */
+    /**
+     * {@code {"sessionId":…,"archive":{…},"messages":[…],"summary":…}}.
+     *
+     * @param request the archive to append
+     * @return a new object
+     */
     public static ObjectNode encodeArchiveAppend(ArchiveAppend request) {
         ObjectNode o = Json.object();
         o.put("sessionId", request.sessionId());
@@ -424,7 +589,11 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the request, as {@link #encodeArchiveAppend} writes it
+     * @return the archive to append
+     * @throws InvalidInputException if malformed
+     */
     public static ArchiveAppend decodeArchiveAppend(JsonNode node) {
         return strict(() -> {
             StrictObject o = StrictObject.of(node, "archive append").allowOnly(Set.of("sessionId", "archive",
@@ -435,7 +604,12 @@ public final class Wire {
         });
     }
 
-    /** {@code {"archive":{…},"manifest":{…}}}. */
+    /**
+     * {@code {"archive":{…},"manifest":{…}}}.
+     *
+     * @param result the stored archive and the manifest
+     * @return a new object
+     */
     public static ObjectNode encodeArchiveResult(ArchiveAppend.Result result) {
         ObjectNode o = Json.object();
         o.set("archive", ChatSessionCodec.encodeArchive(result.archive()));
@@ -443,43 +617,76 @@ public final class Wire {
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the answer, as {@link #encodeArchiveResult} writes it
+     * @param sessionId the session the manifest must belong to
+     * @return the stored archive and the manifest
+     * @throws InvalidInputException if malformed
+     */
     public static ArchiveAppend.Result decodeArchiveResult(JsonNode node, String sessionId) {
         return strict(() -> new ArchiveAppend.Result(
                 ChatSessionCodec.parseArchive(StrictObject.of(node.path("archive"), "archive")),
                 ChatArchiveCodec.parseManifest(node.path("manifest"), sessionId, "manifest")));
     }
 
-    /** A manifest in the canonical JSON. */
+    /**
+     * A manifest in the canonical JSON.
+     *
+     * @param manifest the manifest
+     * @return a new object
+     */
     public static ObjectNode encodeManifest(ChatArchiveManifest manifest) {
         return ChatArchiveCodec.encodeManifest(manifest);
     }
 
-    /** @throws InvalidInputException if it is not a manifest of {@code sessionId} */
+    /**
+     * @param node the manifest in the canonical JSON
+     * @param sessionId the session the manifest must belong to
+     * @return the manifest
+     * @throws InvalidInputException if it is not a manifest of {@code sessionId}
+     */
     public static ChatArchiveManifest decodeManifest(JsonNode node, String sessionId) {
         return strict(() -> ChatArchiveCodec.parseManifest(node, sessionId, "manifest"));
     }
 
-    /** {@code {"messages":[…]}}: archived messages. */
+    /**
+     * {@code {"messages":[…]}}: archived messages.
+     *
+     * @param messages the archived messages, in order
+     * @return a new object
+     */
     public static ObjectNode encodeArchivedMessages(List<dev.parley.core.repository.ChatMessage> messages) {
         ObjectNode o = Json.object();
         o.set("messages", ChatSessionCodec.encodeArchivedMessages(messages));
         return o;
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node an object with {@code "messages"}, as {@link #encodeArchivedMessages} writes it
+     * @return the messages, in order
+     * @throws InvalidInputException if malformed
+     */
     public static List<dev.parley.core.repository.ChatMessage> decodeArchivedMessages(JsonNode node) {
         return strict(() -> ChatSessionCodec.parseArchivedMessages(node.path("messages"), "archived messages"));
     }
 
     // ---- the session service ----
 
-    /** A lease, as a session record holds it ({@link ChatSessionCodec#encodeLease}): absent optional keys left out. */
+    /**
+     * A lease, as a session record holds it ({@link ChatSessionCodec#encodeLease}): absent optional keys left out.
+     *
+     * @param l the lease
+     * @return a new object
+     */
     public static ObjectNode encodeLease(Lease l) {
         return ChatSessionCodec.encodeLease(l);
     }
 
-    /** @throws InvalidInputException if malformed */
+    /**
+     * @param node the lease, as {@link #encodeLease} writes it
+     * @return the lease
+     * @throws InvalidInputException if malformed
+     */
     public static Lease decodeLease(JsonNode node) {
         return strict(() -> {
             StrictObject o = StrictObject.of(node, "lease");
@@ -492,12 +699,22 @@ public final class Wire {
     /**
      * A queued prompt, as a session record holds it ({@link ChatSessionCodec#encodeQueued}): its agent snapshot
      * included, absent optional keys left out.
+     *
+     * @param q the queued prompt
+     * @return a new object
      */
     public static ObjectNode encodeQueued(QueuedPrompt q) {
         return ChatSessionCodec.encodeQueued(q);
     }
 
-    /** A text field of a request body, required. @throws InvalidInputException if missing or not text */
+    /**
+     * A text field of a request body, required.
+     *
+     * @param body the request body
+     * @param key the field's name
+     * @return the text, possibly empty
+     * @throws InvalidInputException if missing or not text
+     */
     public static String text(JsonNode body, String key) {
         JsonNode v = body.get(key);
         if (v == null || !v.isTextual()) {
@@ -506,7 +723,13 @@ public final class Wire {
         return v.asText();
     }
 
-    /** A text field of a request body, or null. */
+    /**
+     * A text field of a request body, or null.
+     *
+     * @param body the request body
+     * @param key the field's name
+     * @return the text; null when the field is absent or not text
+     */
     public static @Nullable String optionalText(JsonNode body, String key) {
         JsonNode v = body.get(key);
         return v == null || !v.isTextual() ? null : v.asText();
