@@ -73,7 +73,12 @@ public final class Agent {
     /** Metadata key marking a system message as the system prompt ({@link SystemMode#PROMPT}). */
     public static final String SYSTEM_MODE_KEY = "parley.systemMode";
 
-    /** Whether a message is a system prompt: a system message marked with {@link #SYSTEM_MODE_KEY}. */
+    /**
+     * Whether a message is a system prompt: a system message marked with {@link #SYSTEM_MODE_KEY}.
+     *
+     * @param message the message to test
+     * @return true if its role is system and its metadata holds {@link #SYSTEM_MODE_KEY}, whatever the value
+     */
     public static boolean isSystemPrompt(Message message) {
         return message.role().equals(Role.SYSTEM) && message.metadata().containsKey(SYSTEM_MODE_KEY);
     }
@@ -122,6 +127,17 @@ public final class Agent {
     /**
      * Creates an agent that mints the entry ids of queued prompts with {@code ids}; otherwise as
      * {@link #Agent(AgentConfig, ModelProvider, AgentSession, LoadedConversation, Clock)}.
+     *
+     * @param config provider and model names, system prompt, tools
+     * @param provider the model provider
+     * @param store where the conversation persists (on the log of a {@code null:} store to opt out)
+     * @param adopt a loaded conversation to continue (resume), or null for a fresh one
+     * @param clock stamps the messages the agent creates
+     * @param ids mints the entry ids of prompts queued while a step runs
+     * @throws NullPointerException if an argument other than {@code adopt} is null
+     * @throws dev.parley.core.InvalidInputException if {@code adopt} is a conversation of another session
+     * @throws dev.parley.core.UnavailableException if writing the configured system prompt failed (see the class
+     *     comment); nothing was written
      */
     public Agent(AgentConfig config, ModelProvider provider, AgentSession store, @Nullable LoadedConversation adopt,
                  Clock clock, IdGenerator ids) {
@@ -148,6 +164,12 @@ public final class Agent {
      * session handle continues from where the conversation ends ({@link AgentSession#continueFrom}), and the
      * configured system prompt is reconciled with the logged one (see the class comment).
      *
+     * @param config provider and model names, system prompt, tools
+     * @param provider the model provider
+     * @param store the session handle to load from and write to
+     * @param clock stamps the messages the agent creates
+     * @return the agent, its conversation loaded and its dangling prompt, if any, waiting in
+     *     {@link #danglingPrompt()}
      * @throws dev.parley.core.CorruptRecordException if a stored entry cannot be decoded
      * @throws dev.parley.core.UnavailableException if the log failed
      */
@@ -158,6 +180,9 @@ public final class Agent {
     /**
      * How {@link #resume} and reloads read the log: aborted and failed replies dropped, user prompts left next to
      * each other merged, and tool calls without results kept — the next step runs them.
+     *
+     * @return options with {@link dev.parley.core.conversation.OrphanPolicy#KEEP}, the agent's active leaf and
+     *     turns repaired
      */
     public static ConversationOptions resumeOptions() {
         return new ConversationOptions(dev.parley.core.conversation.OrphanPolicy.KEEP, null, true);
@@ -165,40 +190,64 @@ public final class Agent {
 
     // ---- the conversation ----
 
-    /** The session the agent writes to. */
+    /**
+     * The session the agent writes to.
+     *
+     * @return the session of the agent's {@link AgentSession}
+     */
     public SessionId sessionId() {
         return store.sessionId();
     }
 
-    /** The conversation's messages, in order (a copy). */
+    /**
+     * The conversation's messages, in order (a copy).
+     *
+     * @return the messages, system messages included and a dangling prompt not; unmodifiable
+     */
     public List<Message> messages() {
         synchronized (lock) {
             return conversation.stream().map(ConversationItem::message).toList();
         }
     }
 
-    /** The conversation with the entry each message was persisted as (a copy). */
+    /**
+     * The conversation with the entry each message was persisted as (a copy).
+     *
+     * @return the items, in order; unmodifiable
+     */
     public List<ConversationItem> conversation() {
         synchronized (lock) {
             return List.copyOf(conversation);
         }
     }
 
-    /** The repairs the last load made to the logged messages (see {@link Repair}). */
+    /**
+     * The repairs the last load made to the logged messages (see {@link Repair}).
+     *
+     * @return the repairs; empty when the last load made none, or no conversation was loaded
+     */
     public List<Repair> repairs() {
         synchronized (lock) {
             return repairs;
         }
     }
 
-    /** The current system prompt, or null. */
+    /**
+     * The current system prompt, or null.
+     *
+     * @return the text of the system prompt in force, or null when there is none
+     */
     public @Nullable String systemPrompt() {
         synchronized (lock) {
             return systemPrompt;
         }
     }
 
-    /** The trailing user prompt that had no reply when the conversation was loaded, until sent or edited. */
+    /**
+     * The trailing user prompt that had no reply when the conversation was loaded, until sent or edited.
+     *
+     * @return the prompt, or empty when there is none
+     */
     public Optional<Message> danglingPrompt() {
         synchronized (lock) {
             return dangling == null ? Optional.empty() : Optional.of(dangling.message());
@@ -211,6 +260,7 @@ public final class Agent {
      * Adds a user prompt to the conversation and persists it, stamped with the configured provider and model,
      * before any provider call.
      *
+     * @param text the prompt's text
      * @return the stored entry ({@code null:} answers with the entry it would have stored, and forgets it)
      * @throws IllegalStateException if a step is running (use {@link #prompt}) or a dangling prompt waits
      */
@@ -229,7 +279,10 @@ public final class Agent {
     /**
      * Adds a system message and persists it.
      *
+     * @param text the message's text
      * @param mode {@link SystemMode#PROMPT} replaces the system prompt; {@link SystemMode#NOTE} adds a note in place
+     * @return the stored entry, as {@link #submitUserMessage} returns it
+     * @throws IllegalStateException if a step is running
      */
     public Optional<Entry> addSystemMessage(String text, SystemMode mode) {
         requireIdle();
@@ -263,8 +316,11 @@ public final class Agent {
      * A prompt from the user: submitted and persisted at once when the agent is idle; queued, unpersisted, while a
      * step runs.
      *
+     * @param text the prompt's text
      * @return the queued prompt's handle (the id its entry will be stored under), or empty when it was submitted at
      *     once
+     * @throws IllegalStateException when submitted at once, as {@link #submitUserMessage} throws it (a dangling
+     *     prompt waits)
      */
     public Optional<QueuedPrompt> prompt(String text) {
         Objects.requireNonNull(text, "text");
@@ -279,7 +335,11 @@ public final class Agent {
         return Optional.empty();
     }
 
-    /** The prompts queued and not yet sent, in order (a flush that failed has sent its prompts). */
+    /**
+     * The prompts queued and not yet sent, in order (a flush that failed has sent its prompts).
+     *
+     * @return the prompts with their current text, in the order they were queued (a copy); empty when none waits
+     */
     public List<QueuedPrompt> queued() {
         synchronized (lock) {
             List<QueuedPrompt> out = new ArrayList<>();
@@ -291,6 +351,8 @@ public final class Agent {
     /**
      * Replaces the text of a queued prompt; it keeps its id and the time it was queued.
      *
+     * @param id the prompt's handle, as {@link #prompt} returned it
+     * @param text the new text
      * @throws InvalidInputException if the prompt was already sent (or cancelled)
      */
     public void editQueued(EntryId id, String text) {
@@ -303,7 +365,12 @@ public final class Agent {
         }
     }
 
-    /** @throws InvalidInputException if the prompt was already sent (or cancelled) */
+    /**
+     * Cancels a queued prompt: it is taken off the queue and never sent.
+     *
+     * @param id the prompt's handle, as {@link #prompt} returned it
+     * @throws InvalidInputException if the prompt was already sent (or cancelled)
+     */
     public void cancelQueued(EntryId id) {
         synchronized (lock) {
             if (queue.remove(id) == null) {
@@ -380,6 +447,8 @@ public final class Agent {
     /**
      * Sends the dangling prompt as it is: it joins the conversation without being written again. A configured system
      * prompt the log does not say yet is written right after it.
+     *
+     * @throws IllegalStateException if a step is running or there is no dangling prompt
      */
     public void sendDanglingPrompt() {
         requireIdle();
@@ -403,6 +472,10 @@ public final class Agent {
     /**
      * Replaces the dangling prompt by an edited one, written as its sibling in the entry tree (a branch); the
      * conversation follows the new prompt and the old one stays in the log.
+     *
+     * @param text the edited prompt's text
+     * @return the stored entry of the edited prompt, as {@link #submitUserMessage} returns it
+     * @throws IllegalStateException if a step is running or there is no dangling prompt
      */
     public Optional<Entry> editDanglingPrompt(String text) {
         requireIdle();
@@ -422,6 +495,10 @@ public final class Agent {
      *
      * @param parent the entry to continue from, or null to start a new root
      * @param text the prompt
+     * @return the stored entry of the prompt, as {@link #submitUserMessage} returns it
+     * @throws IllegalStateException if a step is running
+     * @throws dev.parley.core.NotFoundException if {@code parent} is not an entry of the session; nothing was
+     *     written
      */
     public Optional<Entry> branchFrom(@Nullable EntryId parent, String text) {
         requireIdle();
@@ -441,18 +518,29 @@ public final class Agent {
     /**
      * Rewinds: removes every entry after {@code keep} from the session, across all agents (destructive; Planck's
      * {@code truncate_after}), and reloads the conversation.
+     *
+     * @param keep the entry to keep as the session's last one
+     * @throws IllegalStateException if a step is running
+     * @throws dev.parley.core.NotFoundException if the session has no such entry
      */
     public void rewindTo(EntryId keep) {
         requireIdle();
         store.truncateAfter(keep);
-        reload();
+        load(); // not reload(): its check could fail after the truncation if a step started meanwhile
     }
 
     /**
      * Reloads the conversation from the store (the store is the source of truth) and continues where it ends: the
      * next entry is a child of its last entry, or a sibling of its dangling prompt.
+     *
+     * @throws IllegalStateException if a step is running: the step's conversation is not replaced under it
      */
     public void reload() {
+        requireIdle();
+        load();
+    }
+
+    private void load() {
         LoadedConversation loaded = store.loadConversation(resumeOptions());
         store.continueFrom(loaded);
         adopt(loaded);
@@ -512,6 +600,10 @@ public final class Agent {
      * model calls were made). Queued prompts are flushed first; tool calls a crash left without results are run
      * first. Every message is persisted as it is committed.
      *
+     * @param receiver receives the streamed deltas, each tool call before it runs and each committed message;
+     *     {@link Receiver#NONE} for none
+     * @return how many model calls and tool calls the step made, its last reply, and whether it stopped at
+     *     {@link AgentConfig#maxSteps()}
      * @throws ProviderException if the provider fails; everything committed before stays in the log and the
      *     conversation
      * @throws IllegalStateException if a step is already running, or a dangling prompt was neither sent nor edited;
@@ -689,6 +781,16 @@ public final class Agent {
      * the provider with {@code instructions}, unless {@code summary} is given). The result is persisted as a
      * compaction entry; every earlier entry stays in the log, and a resumed conversation starts from the summary.
      * The cut never separates tool results from their call.
+     *
+     * @param keepLast how many of the latest messages to keep, at least 0; system prompts are not counted, and the
+     *     cut moves earlier rather than separate tool results from their call
+     * @param summary the summary to use, or null to ask the provider for one
+     * @param instructions what the provider is asked, sent as a user message after the messages to summarize; not
+     *     used when {@code summary} is given
+     * @return what was compacted; no entry, no summary and 0 messages when there was nothing to compact
+     * @throws InvalidInputException if {@code keepLast} is negative
+     * @throws IllegalStateException if a step is running
+     * @throws ProviderException if the provider fails to write the summary; nothing was written
      */
     public Compaction compact(int keepLast, @Nullable String summary, String instructions) {
         requireIdle();

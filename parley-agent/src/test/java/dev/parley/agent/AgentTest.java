@@ -251,6 +251,26 @@ class AgentTest {
                 .containsExactly("start", "reply 1", "queued one, edited", "reply 3");
     }
 
+    /** reload had no guard: called while a step ran, it replaced the conversation that the step was extending. */
+    @Test
+    void reload_whileAStepRuns_isRefused_andTheStepsConversationStands() {
+        AtomicReference<Agent> self = new AtomicReference<>();
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        ScriptedProvider provider = new ScriptedProvider("scripted", request -> {
+            try {
+                self.get().reload();
+            } catch (IllegalStateException e) {
+                refused.set(e);
+            }
+            return text("reply");
+        });
+        self.set(new Agent(config(), provider, store(AgentId.MAIN), null, clock));
+        self.get().submitUserMessage("start");
+        self.get().runStep(Receiver.NONE);
+        assertThat(refused.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("a step is running");
+        assertThat(self.get().messages()).extracting(Message::text).containsExactly("start", "reply");
+    }
+
     /** An agent whose provider queues {@code text} (as a user would while the step runs) on its first call. */
     Agent agentQueuingOnFirstCall(AgentSession session, String text, AtomicReference<QueuedPrompt> queued) {
         AtomicReference<Agent> self = new AtomicReference<>();
