@@ -76,4 +76,26 @@ class AgentSessionTest {
             assertThat(store.log().load(s, null)).hasSize(3);
         }
     }
+
+    /**
+     * After a truncation the handle took null for "the agent's newest entry is not known yet", which also means "the
+     * agent has none": with the leaf then moved to null, the next append counted as at the tip and was chained after
+     * the agent's newest entry instead of starting a new root (found by a review of the fix above).
+     */
+    @Test
+    void truncateAfter_thenMoveLeafToNull_theNextAppendStartsANewRoot() {
+        try (Store store = Stores.open("memory:")) {
+            SessionId s = new SessionId("rewind-then-restart");
+            AgentSession chat = new AgentSession(store.log(), s, AgentId.MAIN, IdGenerator.uuidV7(), Clock.systemUTC());
+            List<Entry> written = chat.appendMessages(List.of(Message.user("one"), Message.text(Role.ASSISTANT, "two"),
+                    Message.user("three")));
+            chat.truncateAfter(written.get(1).id());
+            chat.moveLeaf(null);
+
+            List<Entry> restart = chat.appendMessages(List.of(Message.user("start over")));
+
+            assertThat(restart.get(0).parentId()).isNull();
+            assertThat(chat.leaf()).isEqualTo(restart.get(0).id());
+        }
+    }
 }

@@ -52,8 +52,10 @@ public final class AgentSession {
     public static final int MAX_REBASES = 16;
 
     private @Nullable EntryId leaf;
-    /** The agent's latest entry in the session as this handle last saw it. */
+    /** The agent's latest entry in the session as this handle last saw it (null: none); meaningful if lastKnown. */
     private @Nullable EntryId last;
+    /** Whether {@link #last} is known; false after a truncation, until the next append reads it. */
+    private boolean lastKnown = true;
 
     /**
      * @param log the backend
@@ -172,8 +174,9 @@ public final class AgentSession {
         }
         Instant now = clock.instant();
         EntryId start = leaf;
-        if (!java.util.Objects.equals(leaf, last)) {
+        if (!lastKnown || !java.util.Objects.equals(leaf, last)) {
             last = log.lastEntry(session, agent).map(Entry::id).orElse(null); // the leaf was moved: where is the tip?
+            lastKnown = true;
         }
         boolean atTip = java.util.Objects.equals(leaf, last);
         for (int attempt = 0; ; attempt++) {
@@ -288,9 +291,8 @@ public final class AgentSession {
         log.truncateAfter(session, entry);
         leaf = entry;
         // The agent's newest entry is not known after the truncation. Not read here: once the log has truncated, a
-        // failed read would report this call failed. Null differs from the (non-null) leaf, so the next append
-        // reads it (appendEntries).
-        last = null;
+        // failed read would report this call failed. The next append reads it (appendEntries).
+        lastKnown = false;
     }
 
     /**
