@@ -12,10 +12,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -59,14 +63,26 @@ class ConcurrentImportTest {
                         try (Store store = Stores.open(uri)) {
                             Importer importer = new Importer(store, IdGenerator.uuidV7());
                             Recorder r = new Recorder();
-                            start.await();
+                            start.await(60, TimeUnit.SECONDS); // an importer that failed to open breaks the barrier
                             importer.importPaths(SOURCES, null, r);
                             return r;
                         }
                     }));
                 }
+                List<Throwable> failures = new ArrayList<>();
                 for (Future<Recorder> run : runs) {
-                    assertThat(run.get().fatal()).as("round %d", round).isEmpty();
+                    try {
+                        assertThat(run.get().fatal()).as("round %d", round).isEmpty();
+                    } catch (ExecutionException e) {
+                        failures.add(e.getCause());
+                    }
+                }
+                // The importers that waited at the barrier for one that failed fail with a broken barrier: report it.
+                failures.sort(java.util.Comparator.comparing(f -> f instanceof BrokenBarrierException
+                        || f instanceof TimeoutException));
+                if (!failures.isEmpty()) {
+                    throw new AssertionError("round " + round + " on " + backend + ": " + failures.size()
+                            + " importers failed", failures.get(0));
                 }
                 try (Store store = Stores.open(uri)) {
                     List<SessionInfo> sessions = store.catalog().orElseThrow().list(null, 100).sessions();
