@@ -13,6 +13,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.eclipse.jetty.io.EndPoint;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,20 +42,48 @@ final class Errors {
         routes.exception(HttpResponseException.class, (e, ctx) ->
                 answer(ctx, Problems.of(e.getStatus(), Access.codeOf(e.getStatus()), e.getMessage())));
         routes.exception(Exception.class, (e, ctx) -> {
+            if (ended(ctx, e)) {
+                return;
+            }
             LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             answer(ctx, Problems.of(500, "INTERNAL", "the server failed: " + e.getClass().getSimpleName()));
         });
         routes.error(404, "*", ctx -> {
+            if (ended(ctx, null)) {
+                return;
+            }
             String type = ctx.res().getContentType();
             if (!Problems.MEDIA_TYPE.equals(type) && (type == null || !type.startsWith("text/html"))) {
                 answer(ctx, Problems.of(404, Access.codeOf(404), "no route " + ctx.method() + " " + ctx.path()));
             }
         });
-        routes.error(405, "*", ctx -> answer(ctx, Problems.of(405, Access.codeOf(405), "method " + ctx.method()
-                + " is not allowed on " + ctx.path())));
+        routes.error(405, "*", ctx -> {
+            if (!ended(ctx, null)) {
+                answer(ctx, Problems.of(405, Access.codeOf(405), "method " + ctx.method() + " is not allowed on "
+                        + ctx.path()));
+            }
+        });
+    }
+
+    /**
+     * Whether the exchange of {@code ctx} is over: the client left and Jetty recycled the request, so that reading it
+     * throws. Nothing can be answered then, and an error handler must not throw: one that did (reading the path of such
+     * a request) sent Javalin round its error handling again and again, a CI log of 2.8 million lines. Logged at DEBUG.
+     */
+    private static boolean ended(Context ctx, @Nullable Throwable failure) {
+        try {
+            ctx.req().getRequestURI();
+            return false;
+        } catch (RuntimeException recycled) {
+            LOG.debug("a request failed after its exchange had ended", failure != null ? failure : recycled);
+            return true;
+        }
     }
 
     static void answer(Context ctx, ObjectNode problem) {
+        if (ended(ctx, null)) {
+            return;
+        }
         discardUnreadBody(ctx);
         // Bytes: JSON is UTF-8, and a String result of a media type without a charset went out as ISO-8859-1.
         ctx.status(problem.path("status").asInt(500)).contentType(Problems.MEDIA_TYPE)
