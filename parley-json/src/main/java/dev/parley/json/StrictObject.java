@@ -1,6 +1,7 @@
 package dev.parley.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.parley.core.CorruptRecordException;
 import java.math.BigDecimal;
@@ -33,7 +34,7 @@ public final class StrictObject {
     public static StrictObject of(JsonNode node, String location) {
         if (node == null || !node.isObject()) {
             throw new CorruptRecordException(location, "expected a JSON object, found "
-                    + (node == null ? "nothing" : node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
+                    + (node == null ? "nothing" : typeOf(node)));
         }
         return new StrictObject((ObjectNode) node, location);
     }
@@ -266,6 +267,25 @@ public final class StrictObject {
      */
     public StrictObject object(String key) {
         return of(required(key), location + " field '" + key + "'");
+    }
+
+    /**
+     * A field that must be a JSON array.
+     *
+     * @param key the key
+     * @return the field's array, not a copy
+     * @throws CorruptRecordException if the field is missing or is not an array (JSON null included)
+     */
+    public ArrayNode array(String key) {
+        JsonNode v = required(key);
+        if (!v.isArray()) {
+            throw fail("field '" + key + "' is " + typeOf(v) + ", not an array");
+        }
+        return (ArrayNode) v;
+    }
+
+    private static String typeOf(JsonNode node) {
+        return node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

@@ -100,10 +100,7 @@ public final class ChatArchiveCodec {
             if (!sessionId.equals(expectedSessionId)) {
                 throw o.fail("the manifest belongs to session " + sessionId + ", not " + expectedSessionId);
             }
-            JsonNode array = o.required("archives");
-            if (!array.isArray()) {
-                throw o.fail("archives is not a list");
-            }
+            ArrayNode array = o.array("archives");
             List<ArchiveRecord> archives = new ArrayList<>();
             ChatArchiveManifest check = ChatArchiveManifest.empty(sessionId);
             for (int i = 0; i < array.size(); i++) {

@@ -35,7 +35,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -209,10 +208,7 @@ public final class Wire {
             StrictObject o = StrictObject.of(node, "append request").allowOnly(Set.of("entries", "usage",
                     "expectedLast"));
             List<NewEntry> entries = new ArrayList<>();
-            JsonNode array = o.required("entries");
-            if (!array.isArray()) {
-                throw o.fail("'entries' is not an array");
-            }
+            ArrayNode array = o.array("entries");
             for (int i = 0; i < array.size(); i++) {
                 JsonNode e = array.get(i);
                 if (!e.isObject()) {
@@ -284,12 +280,7 @@ public final class Wire {
      */
     public static List<Entry> decodeEntries(JsonNode node) {
         return strict(() -> {
-            StrictObject o = StrictObject.of(node, "entries");
-            JsonNode array = o.required("entries");
-            if (!array.isArray()) {
-                throw o.fail("\"entries\" is " + array.getNodeType().toString().toLowerCase(Locale.ROOT)
-                        + ", not an array");
-            }
+            ArrayNode array = StrictObject.of(node, "entries").array("entries");
             List<Entry> out = new ArrayList<>(array.size());
             for (int i = 0; i < array.size(); i++) {
                 out.add(EntryCodec.decode(array.get(i), "entries[" + i + "]"));

@@ -35,7 +35,7 @@ class AppendResultWireTest {
         for (String entries : new String[] {"\"e1\"", "3", "true", "{}"}) {
             String answer = "{\"entries\":" + entries + ",\"written\":0}";
             assertThatThrownBy(() -> Wire.decodeAppendResult(Wire.parse(answer, "test"))).as(answer)
-                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("\"entries\"");
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("field 'entries' is");
         }
     }
 
