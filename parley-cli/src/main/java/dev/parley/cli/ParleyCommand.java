@@ -6,7 +6,6 @@ import dev.parley.core.Ids;
 import dev.parley.core.InvalidInputException;
 import dev.parley.core.NotFoundException;
 import dev.parley.core.ParleyException;
-import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.UnsupportedException;
@@ -17,7 +16,6 @@ import dev.parley.core.store.Store;
 import dev.parley.core.store.StoreOptions;
 import dev.parley.core.store.StoreUri;
 import dev.parley.core.store.Stores;
-import dev.parley.json.Json;
 import dev.parley.remote.RemoteStore;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -222,8 +220,8 @@ public final class ParleyCommand implements Callable<Integer> {
 
     /** Whether {@code info} is the session of the framework memory of id {@code memoryId} (its catalog metadata). */
     private static boolean ownedBy(SessionInfo info, String memoryId) {
-        RawJson meta = info.metadata().get(MemoryIds.METADATA_KEY);
-        return meta != null && memoryId.equals(Json.tree(meta).path("id").asText(null));
+        MemoryIds.Owner stored = MemoryIds.ownerOf(info);
+        return stored != null && memoryId.equals(stored.id());
     }
 
     /** The session a framework memory of id {@code text} is stored in, when that is not {@code text} itself. */

@@ -1,13 +1,18 @@
 package dev.parley.agent.memory;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.core.Ids;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.RawJson;
 import dev.parley.core.SessionId;
+import dev.parley.core.log.SessionInfo;
 import dev.parley.core.repository.ChatSession;
+import dev.parley.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rule that turns a framework's memory (conversation) id into a Parley session id. Both frameworks take any
@@ -27,6 +32,15 @@ import java.util.HexFormat;
 public final class MemoryIds {
     /** The catalog metadata key under which a memory session records its framework and original memory id. */
     public static final String METADATA_KEY = "parley.memory";
+
+    /**
+     * What a session's catalog metadata ({@value #METADATA_KEY}) says of the memory stored in it.
+     *
+     * @param id the memory id, or null when the metadata names none
+     * @param framework the framework whose memory it is ({@code langchain4j}, {@code spring-ai}), or null when the
+     *     metadata names none
+     */
+    public record Owner(@Nullable String id, @Nullable String framework) {}
     /** The prefix of hashed session ids. */
     public static final String HASHED_PREFIX = "mem-";
 
@@ -57,5 +71,21 @@ public final class MemoryIds {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+    }
+
+    /**
+     * What the catalog metadata of {@code info} says of the memory stored in its session.
+     *
+     * @param info a session of the catalog
+     * @return the memory's id and framework as the metadata names them; null for a session made by other means (an
+     *     agent, an import), whose metadata has no {@value #METADATA_KEY}
+     */
+    public static @Nullable Owner ownerOf(SessionInfo info) {
+        RawJson meta = info.metadata().get(METADATA_KEY);
+        if (meta == null) {
+            return null;
+        }
+        JsonNode node = Json.tree(meta);
+        return new Owner(node.path("id").asText(null), node.path("framework").asText(null));
     }
 }

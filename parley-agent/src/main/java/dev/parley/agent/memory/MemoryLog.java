@@ -415,13 +415,12 @@ public final class MemoryLog<M> {
     }
 
     private void requireOwner(SessionInfo info, String memoryId) {
-        RawJson meta = info.metadata().get(MemoryIds.METADATA_KEY);
-        if (meta == null) {
+        MemoryIds.Owner stored = MemoryIds.ownerOf(info);
+        if (stored == null) {
             return; // a session made by other means (an agent, an import): the memory may use it
         }
-        JsonNode node = Json.tree(meta);
-        String owner = node.path("id").asText(null);
-        String framework = node.path("framework").asText(null);
+        String owner = stored.id();
+        String framework = stored.framework();
         if (owner != null && !owner.equals(memoryId)) {
             throw new InvalidInputException("memory id '" + memoryId + "' maps to session " + info.id()
                     + ", which belongs to memory id '" + owner + "'");
@@ -434,12 +433,8 @@ public final class MemoryLog<M> {
     }
 
     private @Nullable String owner(SessionInfo info) {
-        RawJson meta = info.metadata().get(MemoryIds.METADATA_KEY);
-        if (meta == null) {
-            return null;
-        }
-        JsonNode node = Json.tree(meta);
-        return codec.framework().equals(node.path("framework").asText()) ? node.path("id").asText(null) : null;
+        MemoryIds.Owner stored = MemoryIds.ownerOf(info);
+        return stored != null && codec.framework().equals(stored.framework()) ? stored.id() : null;
     }
 
     /** The cached view if the log has not moved since; otherwise the view reloaded. */
