@@ -63,7 +63,8 @@ import org.jspecify.annotations.Nullable;
  * it will be stored under; it can be edited or cancelled until the next step starts, which flushes the queue with
  * {@link dev.parley.core.log.MessageLog#flushUnpersisted} and reloads the conversation from the store (the source of
  * truth). A flush whose outcome is unknown (the log failed) is sent again, as it was, by the next one: a prompt the
- * log already holds is recognised by its id and never written twice.
+ * log already holds is recognised by its id and never written twice. While a dangling prompt waits (a reload after a
+ * failed step can find one), the queue is not flushed: the user sends or edits the dangling prompt first.
  *
  * <p><b>Thread-safety</b>: one step runs at a time; {@link #prompt}, {@link #editQueued}, {@link #cancelQueued} and
  * the read methods may be called from other threads while it runs. Other mutating methods throw
@@ -389,7 +390,9 @@ public final class Agent {
      *     nothing to flush, or the log already held every prompt (the answer to an earlier flush was lost)
      * @throws dev.parley.core.UnavailableException if the log failed; the batch may or may not be stored, and the
      *     next flush sends it again unchanged (it is no longer editable)
-     * @throws IllegalStateException if a step is running
+     * @throws IllegalStateException if a step is running, or a dangling prompt waits (a reload found the log ending
+     *     in a prompt that never got a reply): nothing is written and the queue is kept until the dangling prompt is
+     *     sent or edited
      */
     public FlushResult flushQueued() {
         requireIdle();
@@ -403,6 +406,12 @@ public final class Agent {
                 return FlushResult.NOOP;
             }
             if (dangling != null) {
+                // Sent here only when it is the last prompt of the failed flush that this one sends again (the log
+                // held it and a reload found it unanswered): the user sent it already. Any other dangling prompt is
+                // the user's to send or edit, and the queue waits for that choice.
+                if (!lastInFlight(dangling)) {
+                    throw danglingPromptWaits();
+                }
                 doSendDangling();
             }
         }
@@ -606,7 +615,8 @@ public final class Agent {
      *     {@link AgentConfig#maxSteps()}
      * @throws ProviderException if the provider fails; everything committed before stays in the log and the
      *     conversation
-     * @throws IllegalStateException if a step is already running, or a dangling prompt was neither sent nor edited;
+     * @throws IllegalStateException if a step is already running, or a dangling prompt was neither sent nor edited
+     *     (nothing is written, queued prompts stay queued);
      *     or if the thread was interrupted while a tool ran, with the interrupt status kept: that call has no result
      *     stored and runs again on resume
      */
@@ -852,9 +862,18 @@ public final class Agent {
     private void requireNoDangling() {
         synchronized (lock) {
             if (dangling != null) {
-                throw new IllegalStateException("the conversation ends with a dangling prompt that never got a reply: "
-                        + "send it (sendDanglingPrompt) or edit it (editDanglingPrompt) first");
+                throw danglingPromptWaits();
             }
         }
+    }
+
+    private static IllegalStateException danglingPromptWaits() {
+        return new IllegalStateException("the conversation ends with a dangling prompt that never got a reply: "
+                + "send it (sendDanglingPrompt) or edit it (editDanglingPrompt) first");
+    }
+
+    /** Whether {@code item} is the last prompt of the batch of a flush that failed (called holding the lock). */
+    private boolean lastInFlight(ConversationItem item) {
+        return !inFlight.isEmpty() && inFlight.get(inFlight.size() - 1).id().equals(item.entry());
     }
 }

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -199,6 +200,44 @@ class AgentTest {
         assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
     }
 
+    /**
+     * A prompt queued while a step ran (whose provider then failed) and a reload that found the failed step's prompt
+     * dangling: the next step's flush sent the dangling prompt by itself, with the queued one after it, although a
+     * dangling prompt is never sent automatically.
+     */
+    @Test
+    void queuedPrompt_whenAReloadLeavesADanglingPrompt_isNotFlushed_andTheDanglingPromptIsNotSentAutomatically() {
+        AtomicReference<Agent> self = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+        ScriptedProvider provider = new ScriptedProvider("scripted", request -> {
+            if (calls.getAndIncrement() == 0) {
+                self.get().prompt("queued meanwhile");
+                throw new ProviderException("the model server went away", true, null);
+            }
+            return text("reply to " + request.messages().size());
+        });
+        self.set(new Agent(config(), provider, store(AgentId.MAIN), null, clock));
+        Agent agent = self.get();
+        agent.submitUserMessage("first");
+        assertThatThrownBy(() -> agent.runStep(Receiver.NONE)).isInstanceOf(ProviderException.class);
+        agent.reload();
+        assertThat(agent.danglingPrompt()).map(Message::text).contains("first");
+
+        assertThatThrownBy(() -> agent.runStep(Receiver.NONE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("dangling prompt");
+        assertThatThrownBy(agent::flushQueued).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("dangling prompt");
+        assertThat(calls.get()).as("model calls").isEqualTo(1);
+        assertThat(logged()).extracting(Message::text).containsExactly("first");
+        assertThat(agent.queued()).extracting(QueuedPrompt::text).containsExactly("queued meanwhile");
+        assertThat(agent.danglingPrompt()).map(Message::text).contains("first");
+
+        // The user's choice: send it, and the queued prompt follows it.
+        agent.sendDanglingPrompt();
+        agent.runStep(Receiver.NONE);
+        assertThat(logged()).extracting(Message::text).containsExactly("first", "queued meanwhile", "reply to 2");
+    }
+
     @Test
     void editingTheDanglingPrompt_branches_andTheOldBranchStays() {
         Agent first = new Agent(config(), ScriptedProvider.echo(), store(AgentId.MAIN), null, clock);
@@ -298,16 +337,25 @@ class AgentTest {
         assertThat(agent.flushQueued()).isEqualTo(FlushResult.NOOP);
     }
 
-    @Test
-    void flushRetriedAfterItsAnswerWasLost_storesTheQueuedPromptOnce() {
-        RecordingLog recording = new RecordingLog(log);
-        AtomicReference<QueuedPrompt> queued = new AtomicReference<>();
+    /**
+     * An agent whose second step failed in its flush of the prompt "while busy" (queued during the first step, which
+     * {@code "reply 1"} answered) although the log stored it: the answer was lost.
+     */
+    Agent agentWhoseFlushAnswerWasLost(RecordingLog recording, AtomicReference<QueuedPrompt> queued) {
         Agent agent = agentQueuingOnFirstCall(new AgentSession(recording, S, AgentId.MAIN, ids, clock), "while busy",
                 queued);
         agent.submitUserMessage("start");
         agent.runStep(Receiver.NONE);
         recording.loseNextAnswer();
         assertThatThrownBy(() -> agent.runStep(Receiver.NONE)).isInstanceOf(UnavailableException.class);
+        return agent;
+    }
+
+    @Test
+    void flushRetriedAfterItsAnswerWasLost_storesTheQueuedPromptOnce() {
+        RecordingLog recording = new RecordingLog(log);
+        AtomicReference<QueuedPrompt> queued = new AtomicReference<>();
+        Agent agent = agentWhoseFlushAnswerWasLost(recording, queued);
         assertThat(logged()).extracting(Message::text).containsExactly("start", "reply 1", "while busy");
         assertThat(agent.queued()).isEmpty();
         assertThatThrownBy(() -> agent.editQueued(queued.get().id(), "too late")).hasMessageContaining("already sent");
@@ -316,6 +364,18 @@ class AgentTest {
         assertThat(recording.calls.get(recording.calls.size() - 2).written()).as("the flush sent again").isZero();
         assertThat(logged()).extracting(Message::text).containsExactly("start", "reply 1", "while busy", "reply 3");
         assertThat(EntryTree.of(log.load(S, null)).leaves()).hasSize(1);
+    }
+
+    /** The other side of the dangling-prompt rule: a prompt the user already sent is not held back after a reload. */
+    @Test
+    void flushWhoseAnswerWasLost_thenAReload_sendsTheStoredPromptOnceWithoutAskingAgain() {
+        Agent agent = agentWhoseFlushAnswerWasLost(new RecordingLog(log), new AtomicReference<>());
+        agent.reload();
+        assertThat(agent.danglingPrompt()).map(Message::text).contains("while busy");
+
+        agent.runStep(Receiver.NONE);
+        assertThat(logged()).extracting(Message::text).containsExactly("start", "reply 1", "while busy", "reply 3");
+        assertThat(agent.danglingPrompt()).isEmpty();
     }
 
     @Test
