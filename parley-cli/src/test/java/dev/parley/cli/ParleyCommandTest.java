@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -56,8 +57,8 @@ class ParleyCommandTest {
                 + "\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/w\"}\n");
         String parent = null;
         for (int i = 0; i < turns; i++) {
-            String u = String.format("%08x", i * 2);
-            String a = String.format("%08x", i * 2 + 1);
+            String u = String.format(Locale.ROOT, "%08x", i * 2);
+            String a = String.format(Locale.ROOT, "%08x", i * 2 + 1);
             s.append("{\"type\":\"message\",\"id\":\"").append(u).append("\",\"parentId\":")
                     .append(parent == null ? "null" : "\"" + parent + "\"")
                     .append(",\"timestamp\":\"2025-01-01T00:00:01.000Z\",\"message\":{\"role\":\"user\",\"content\":\"q")
@@ -75,7 +76,7 @@ class ParleyCommandTest {
     void importSessionsShowExportDelete_onSqlite() throws Exception {
         String store = "sqlite:" + dir.resolve("p.db");
         for (int i = 0; i < 7; i++) {
-            write("in/s" + i + ".jsonl", piSession(String.format("0199a1b2-c3d4-7e5f-8a9b-%012d", i), 2 + i).strip());
+            write("in/s" + i + ".jsonl", piSession(String.format(Locale.ROOT, "0199a1b2-c3d4-7e5f-8a9b-%012d", i), 2 + i).strip());
         }
         CliRun imported = parley("--store", store, "import", "--json", dir.resolve("in").toString());
         assertThat(imported.exit()).as(imported.err()).isZero();

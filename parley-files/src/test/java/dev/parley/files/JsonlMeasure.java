@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -95,7 +96,7 @@ public final class JsonlMeasure {
             }
             // The raw medium: the bytes of one Parley line appended to a file in the same directory, fdatasync each.
             byte[] line = (Json.write(dev.parley.json.EntryCodec.encode(new dev.parley.core.model.Entry(1,
-                    new EntryId("x"), null, AgentId.MAIN, null, message(random), null))) + "\n").getBytes();
+                    new EntryId("x"), null, AgentId.MAIN, null, message(random), null))) + "\n").getBytes(StandardCharsets.UTF_8);
             try (FileChannel ch = FileChannel.open(where.resolve("raw.log"), StandardOpenOption.CREATE,
                     StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
                 // Interleaved, so both see the same moments of a noisy machine.

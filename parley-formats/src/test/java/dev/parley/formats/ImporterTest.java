@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -288,11 +289,11 @@ class ImporterTest {
     void aGrownConversationOfAFileOfSeveral_isUpdated_notImportedAgain() throws Exception {
         String two = "[{\"messages\":[{\"role\":\"user\",\"content\":\"one\"}%s]},"
                 + "{\"messages\":[{\"role\":\"user\",\"content\":\"two\"}]}]";
-        Path file = write("two.json", String.format(two, ""));
+        Path file = write("two.json", String.format(Locale.ROOT, two, ""));
         Recorder first = importPaths(file);
         assertThat(first.sessions).extracting(ImportResult::status).containsOnly(ImportResult.Status.IMPORTED);
 
-        Files.writeString(file, String.format(two, ",{\"role\":\"assistant\",\"content\":\"answer\"}"));
+        Files.writeString(file, String.format(Locale.ROOT, two, ",{\"role\":\"assistant\",\"content\":\"answer\"}"));
         Recorder grown = importPaths(file);
 
         assertThat(grown.problems).isEmpty();

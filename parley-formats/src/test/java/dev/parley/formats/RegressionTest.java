@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,7 @@ class RegressionTest {
                 + "\",\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"cwd\":\"/\"}\n");
         String parent = null;
         for (int i = 0; i < messages.length; i++) {
-            String eid = String.format("%08x", i);
+            String eid = String.format(Locale.ROOT, "%08x", i);
             s.append("{\"type\":\"message\",\"id\":\"").append(eid).append("\",\"parentId\":")
                     .append(parent == null ? "null" : "\"" + parent + "\"").append(",\"timestamp\":\"2025-01-01T00:00:01.000Z\","
                     + "\"message\":{\"role\":\"user\",\"content\":").append(messages[i]).append(",\"timestamp\":1}}\n");
@@ -79,7 +80,7 @@ class RegressionTest {
     @Test
     void concurrentImportsOfTheSameSources_makeOneSessionEach() throws Exception {
         for (int i = 0; i < 12; i++) {
-            write("in/s" + i + ".jsonl", pi(String.format("0199a1b2-c3d4-7e5f-8a9b-%012d", i), "\"hello " + i + "\""));
+            write("in/s" + i + ".jsonl", pi(String.format(Locale.ROOT, "0199a1b2-c3d4-7e5f-8a9b-%012d", i), "\"hello " + i + "\""));
         }
         String uri = "sqlite:" + dir.resolve("p.db");
         Stores.open(uri).close();

@@ -692,7 +692,7 @@ class RemoteFallbackTest {
                 "-genkeypair", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", "changeit",
                 "-alias", "server", "-keyalg", "EC", "-dname", "CN=127.0.0.1", "-ext", "SAN=IP:127.0.0.1",
                 "-validity", "2").redirectErrorStream(true).start();
-        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes())).isZero();
+        assertThat(keytool.waitFor()).as(new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
         KeyStore keys = KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(keystore)) {
             keys.load(in, "changeit".toCharArray());

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -179,7 +180,7 @@ class RemoteFaultTest {
             }
             List<EntryId> onlyInFallback = fallback.log().load(SESSION, null).stream().map(Entry::id)
                     .filter(id -> !count.containsKey(id)).toList();
-            System.out.printf("fault test: kills %d, appends %d (%d entries; %d straight to the servers that were killed, %d"
+            System.out.printf(Locale.ROOT, "fault test: kills %d, appends %d (%d entries; %d straight to the servers that were killed, %d"
                             + " straight to the healthy server at the end), fallbacks %d, replays %d, lost %d,"
                             + " duplicated %d, only in the fallback %d, %d s (server start %d ms on average, %s)%n", done, appends.get(), total,
                     directDuringKills, direct,

@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -60,7 +61,7 @@ class RemoteLastSeqTest {
                         .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(
                                 exchange.getRequestBody().readAllBytes()));
                 exchange.getRequestHeaders().forEach((name, values) -> {
-                    if (Set.of("authorization", "content-type", "accept").contains(name.toLowerCase())) {
+                    if (Set.of("authorization", "content-type", "accept").contains(name.toLowerCase(Locale.ROOT))) {
                         values.forEach(v -> request.header(name, v));
                     }
                 });

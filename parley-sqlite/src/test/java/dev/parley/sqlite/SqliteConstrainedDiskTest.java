@@ -13,6 +13,7 @@ import dev.parley.core.store.Store;
 import dev.parley.core.store.Stores;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -84,7 +85,7 @@ class SqliteConstrainedDiskTest {
 
         private static void run(String... command) throws Exception {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes());
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(p.waitFor()).as("%s: %s (this test mounts a tmpfs, which needs root)", String.join(" ", command),
                     output).isZero();
         }

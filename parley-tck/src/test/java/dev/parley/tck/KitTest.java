@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class KitTest {
 
     private static String expectedId(Kit kit, int n) {
         return switch (kit) {
-            case MESSAGE_LOG -> String.format("ML-%02d", n);
+            case MESSAGE_LOG -> String.format(Locale.ROOT, "ML-%02d", n);
             case SESSION_RECORDS -> "CS-" + n;
             case ARCHIVES -> "AR-" + n;
         };

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,7 +85,7 @@ class BrowserTest {
     static void seed(Store store) {
         var catalog = store.catalog().orElseThrow();
         for (int i = 0; i < 30; i++) {
-            SessionId id = new SessionId(String.format("filler-%04d", i));
+            SessionId id = new SessionId(String.format(Locale.ROOT, "filler-%04d", i));
             catalog.create(new NewSession(id, "Filler session " + i, null, Map.of()));
             store.log().append(id, MAIN, List.of(NewEntry.of(new EntryId("f" + i), null, null,
                     Message.user("filler prompt " + i))), Usage.ZERO);
