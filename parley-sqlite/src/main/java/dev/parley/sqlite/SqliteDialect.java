@@ -1,11 +1,17 @@
 package dev.parley.sqlite;
 
 import dev.parley.core.CorruptRecordException;
+import dev.parley.core.IoErrors;
 import dev.parley.core.ParleyException;
 import dev.parley.core.UnavailableException;
 import dev.parley.jdbc.SqlDialect;
 import dev.parley.json.Json;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -49,32 +55,78 @@ final class SqliteDialect extends SqlDialect {
 
     private final Connection connection;
     private final @Nullable String readOnly;
+    private final Path file;
+    /** The identity (device and inode, where the platform has one) of the file the connection opened. */
+    private final @Nullable Object fileKey;
 
-    SqliteDialect(String where, Connection connection) {
-        this(where, connection, null);
+    SqliteDialect(String where, Path file, Connection connection) throws SQLException {
+        this(where, file, connection, null);
     }
 
     /**
+     * @param file the database file the connection opened
      * @param readOnly why the connection was opened for reading only, or null when it writes: a write then fails with
      *     an error that says so
+     * @throws SQLException if the file cannot be read as the connection opened it
      */
-    SqliteDialect(String where, Connection connection, @Nullable String readOnly) {
+    SqliteDialect(String where, Path file, Connection connection, @Nullable String readOnly) throws SQLException {
         super(where, SPELLING);
         this.connection = cachingStatements(connection);
         this.readOnly = readOnly;
+        this.file = file;
+        try {
+            this.fileKey = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            throw new SQLException("cannot read the attributes of " + file + ": " + IoErrors.describe(e), e);
+        }
     }
 
     /**
      * {@inheritDoc} The one connection is lent in auto-commit mode: if a failed rollback left it in manual-commit mode,
      * it is rolled back first ({@link #rollback}), so that what it may hold is neither read nor committed with the
-     * work; if that fails too, the work does not run.
+     * work; if that fails too, the work does not run. When the work has run, the database file must still be at its
+     * path ({@link #requireFileInPlace}): what it read or committed is otherwise reported as failed.
      */
     @Override
     public synchronized <T> T withConnection(ConnectionWork<T> work) throws SQLException {
         if (!connection.getAutoCommit()) {
             rollback(connection);
         }
-        return work.run(connection);
+        T result = work.run(connection);
+        requireFileInPlace();
+        return result;
+    }
+
+    /**
+     * Refuses to answer from a database file that was deleted, or replaced by another file (a rename over it), while
+     * the connection had it open. SQLite goes on reading and writing the file it opened, so a commit succeeds — into a
+     * file that is gone once the connection closes, and that no other process sees. Checked after each piece of work
+     * (one {@code stat} of the path), so a write is never acknowledged from such a file; it also fails every read, and
+     * with it a health check. A file moved back into place is used again.
+     *
+     * @throws UnavailableException naming the path if the file there is not the one opened, or is not there
+     */
+    private void requireFileInPlace() {
+        Object now;
+        try {
+            now = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (NoSuchFileException e) {
+            throw fileGone("deleted or moved away", e);
+        } catch (IOException e) {
+            throw new UnavailableException(where() + ": cannot check that the database file is still in place: "
+                    + IoErrors.describe(e), e);
+        }
+        if (fileKey != null && !fileKey.equals(now)) {
+            throw fileGone("replaced by another file", null);
+        }
+    }
+
+    private UnavailableException fileGone(String how, @Nullable Exception cause) {
+        return new UnavailableException(where() + ": the database file was " + how + " while this store had it open;"
+                + " SQLite goes on with the file it opened, which is no longer at that path, so nothing this store reads"
+                + " or writes now is acknowledged. Close the store. Move or replace a database file only together with"
+                + " its -wal and -shm files, and only while no process has it open: a -wal file left beside another"
+                + " database file is applied to it when it is opened", cause);
     }
 
     @Override

@@ -44,6 +44,11 @@ import org.sqlite.SQLiteException;
  *   <li><b>Read-only.</b> An existing file that cannot be written (read-only media, a read-only file or directory,
  *       a full disk) is opened for reading: every read works, and every write fails with an
  *       {@link UnavailableException} that says the store is read-only and why.</li>
+ *   <li><b>The file stays in place.</b> A database file deleted, or replaced by another file, while the store has it
+ *       open fails every later operation with an {@link UnavailableException} naming the path (SQLite would go on
+ *       with the file it opened, and a write committed there would be lost when the store closes); the store must be
+ *       closed. Move, replace or restore a database file only together with its {@code -wal} and {@code -shm}
+ *       files, and while no process has it open.</li>
  *   <li><b>Cost.</b> An append inserts one row per new entry and updates one catalog row; nothing stored is
  *       rewritten, so its cost does not grow with the session.</li>
  * </ul>
@@ -201,7 +206,7 @@ public final class SqliteStore extends JdbcStore {
         SqliteSchema.migrate(absolute, dataSource, where);
         try {
             return new SqliteStore(absolute, scope, scopePinned,
-                    new SqliteDialect(where, watch.apply(dataSource.getConnection())), options);
+                    new SqliteDialect(where, absolute, watch.apply(dataSource.getConnection())), options);
         } catch (SQLException e) {
             throw SqliteDialect.map(e, where, "open the database");
         }
@@ -230,7 +235,7 @@ public final class SqliteStore extends JdbcStore {
         config.enforceForeignKeys(true);
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
         try {
-            return new SqliteStore(absolute, scope, scopePinned, new SqliteDialect(where,
+            return new SqliteStore(absolute, scope, scopePinned, new SqliteDialect(where, absolute,
                     config.createConnection(opened.url()), why), options);
         } catch (SQLException e) {
             throw SqliteDialect.map(e, where, "open the database for reading");

@@ -23,7 +23,8 @@ class ConnectionLendingTest {
 
     @BeforeEach
     void open() throws Exception {
-        dialect = new SqliteDialect("test", DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("l.db")));
+        Path file = dir.resolve("l.db");
+        dialect = new SqliteDialect("test", file, DriverManager.getConnection("jdbc:sqlite:" + file));
         dialect.withConnection(c -> {
             try (Statement st = c.createStatement()) {
                 st.execute("PRAGMA journal_mode=WAL");

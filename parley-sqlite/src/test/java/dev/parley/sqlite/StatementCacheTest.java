@@ -23,8 +23,8 @@ class StatementCacheTest {
 
     @BeforeEach
     void open() throws Exception {
-        dialect = new SqliteDialect("test", DriverManager.getConnection("jdbc:sqlite:"
-                + dir.resolve("c.db")));
+        Path file = dir.resolve("c.db");
+        dialect = new SqliteDialect("test", file, DriverManager.getConnection("jdbc:sqlite:" + file));
         dialect.withConnection(c -> {
             try (Statement st = c.createStatement()) {
                 st.execute("PRAGMA journal_mode=WAL");
