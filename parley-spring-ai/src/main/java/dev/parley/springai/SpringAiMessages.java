@@ -11,6 +11,9 @@ import dev.parley.core.RawJson;
 import dev.parley.core.model.ContentBlock;
 import dev.parley.core.model.Role;
 import dev.parley.json.Json;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -24,6 +27,7 @@ import org.springframework.ai.chat.messages.SystemMessage;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
 import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.ai.content.Media;
+import org.springframework.core.io.ByteArrayResource;
 import org.springframework.util.MimeType;
 
 /**
@@ -222,8 +226,12 @@ public final class SpringAiMessages {
                 continue;
             }
             JsonNode extra = residual.path("media").path(out.size());
-            Media.Builder m = Media.builder().mimeType(MimeType.valueOf(type == null ? "application/octet-stream" : type))
-                    .data(data != null ? Base64.getDecoder().decode(data) : (Object) url);
+            Media.Builder m = Media.builder().mimeType(MimeType.valueOf(type == null ? "application/octet-stream" : type));
+            if (data != null) {
+                m.data(new ByteArrayResource(Base64.getDecoder().decode(data))); // kept as its bytes on both lines
+            } else {
+                dataAsText(m, url);
+            }
             if (extra.hasNonNull("id")) {
                 m.id(extra.get("id").asText());
             }
@@ -233,6 +241,40 @@ public final class SpringAiMessages {
             out.add(m.build());
         }
         return out;
+    }
+
+    /**
+     * Gives a media its data as the text of a URL, as Spring AI keeps it. The builder method that takes it is
+     * {@code data(Object)} in Spring AI 1.x and {@code data(String)} from 2.0, which removed the former; the one this
+     * runtime has is looked up once, so that the adapter compiled against 1.1 runs on 2.0 too ({@code data(URI)},
+     * which both have, would refuse a URL that is not a valid URI).
+     */
+    private static void dataAsText(Media.Builder builder, @Nullable String url) {
+        try {
+            DATA_AS_TEXT.invoke(builder, url);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("Media.Builder.data failed", e);
+        }
+    }
+
+    private static final MethodHandle DATA_AS_TEXT = dataAsTextHandle();
+
+    private static MethodHandle dataAsTextHandle() {
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        for (Class<?> parameter : new Class<?>[] {String.class, Object.class}) {
+            try {
+                return lookup.findVirtual(Media.Builder.class, "data",
+                        MethodType.methodType(Media.Builder.class, parameter))
+                        .asType(MethodType.methodType(Media.Builder.class, Media.Builder.class, String.class));
+            } catch (NoSuchMethodException e) {
+                continue; // the other Spring AI line
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("Media.Builder.data is not public", e);
+            }
+        }
+        throw new IllegalStateException("this Spring AI's Media.Builder has neither data(String) nor data(Object)");
     }
 
     private static void putMetadata(ObjectNode residual, @Nullable Map<String, Object> metadata) {
