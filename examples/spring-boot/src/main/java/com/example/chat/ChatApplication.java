@@ -21,6 +21,7 @@ import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -56,11 +57,14 @@ public class ChatApplication {
 
     @Bean
     ApplicationRunner chat(ChatModel model, ChatMemory memory, ChatMemoryRepository repository, Store store,
-                           @Value("${once:#{null}}") String once, @Value("${conversation:demo}") String conversation) {
+                           ApplicationContext context, @Value("${once:#{null}}") String once, @Value("${conversation:demo}") String conversation) {
         return (ApplicationArguments args) -> {
             ChatClient client = ChatClient.builder(model)
                     .defaultAdvisors(MessageChatMemoryAdvisor.builder(memory).build()).build();
             System.out.println("memory: " + repository.getClass().getSimpleName() + " on " + store.uri());
+            // The starter's indicator for this Spring Boot line (Actuator is on the class path)
+            System.out.println("health indicator: " + (context.containsBean("parleyHealthIndicator")
+                    ? context.getBean("parleyHealthIndicator").getClass().getName() : "none"));
             if (once != null) {
                 exchange(client, conversation, once);
             } else {

@@ -1,13 +1,9 @@
 package dev.parley.spring.boot.autoconfigure;
 
 import dev.parley.core.store.Store;
-import dev.parley.core.store.Stores;
-import dev.parley.remote.RemoteStatus;
-import dev.parley.remote.RemoteStore;
 import java.util.Objects;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
-import org.springframework.util.ClassUtils;
 
 /**
  * The store's health: up when a one-entry read of its catalog succeeds (a read of the log for a store without a
@@ -22,12 +18,13 @@ import org.springframework.util.ClassUtils;
  * an application that uses them should watch {@code serverReachable}. The check may take up to the store's timeout
  * (its health call, and a replay of pending writes when the server is back); give the probe that long.
  *
+ * <p>For Spring Boot 3 (its Actuator's {@code org.springframework.boot.actuate.health}); on Boot 4 the starter registers
+ * {@link dev.parley.spring.boot.autoconfigure.boot4.ParleyHealthIndicator} instead, which checks the same
+ * ({@link StoreHealth}).
+ *
  * <p>Thread-safe.
  */
 public class ParleyHealthIndicator extends AbstractHealthIndicator {
-    private static final boolean REMOTE_PRESENT = ClassUtils.isPresent("dev.parley.remote.RemoteStore",
-            ParleyHealthIndicator.class.getClassLoader());
-
     private final Store store;
 
     /** @param store the store to check */
@@ -38,29 +35,7 @@ public class ParleyHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        builder.withDetail("store", store.uri()).withDetail("scope", store.scope())
-                .withDetail("capabilities", store.capabilities().stream().map(Enum::name).sorted().toList());
-        if (store.catalog().isPresent()) {
-            store.catalog().get().list(null, 1);
-        } else {
-            store.log().loadUsage(dev.parley.core.SessionId.of("parley-health"), dev.parley.core.AgentId.MAIN);
-        }
-        if (REMOTE_PRESENT) {
-            Remote.addDetails(store, builder);
-        }
-        builder.up();
-    }
-
-    /** Apart, so that its references to {@code parley-remote} are resolved only when that module is present. */
-    private static final class Remote {
-        static void addDetails(Store store, Health.Builder builder) {
-            if (store instanceof RemoteStore remote) {
-                RemoteStatus status = remote.status();
-                builder.withDetail("server", Stores.redact(status.server()))
-                        .withDetail("serverReachable", status.reachable())
-                        .withDetail("breaker", status.breaker()).withDetail("pendingReplay", status.pending())
-                        .withDetail("replayConflicts", status.conflicts()).withDetail("fallback", status.fallback());
-            }
-        }
+        builder.withDetails(StoreHealth.describe(store)); // reported down as well as up
+        builder.withDetails(StoreHealth.check(store)).up();
     }
 }
