@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.parley.core.AgentId;
 import dev.parley.core.IdGenerator;
 import dev.parley.core.InvalidInputException;
+import dev.parley.core.SessionId;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
 import dev.parley.core.model.Usage;
@@ -124,16 +125,13 @@ class ServerAccessTest {
     }
 
     /**
-     * Found by a review of the fix above: a refused request's body was read as long as it kept coming, so a client
-     * without a token could hold a server thread by sending a byte now and then, or nothing at all until the 30 s idle
-     * timeout. The refusal now reads for at most a few seconds, each wait for bytes at most one.
+     * Sends {@code head} (a request line, headers and the start of a body), then a byte of body every half second for
+     * up to 20 s, until the server answers or closes: asserts that it did within 15 s, and gives the start of what it
+     * answered ("" if the connection closed before an answer could be read).
      */
-    @Test
-    void refusal_ofAClientTricklingItsBody_endsTheRequestWithinSeconds_notWhenTheBodyEnds() throws Exception {
+    private String trickleUntilTheServerEndsIt(String head, int answerBytes) throws Exception {
         java.net.URI uri = server.uri();
         try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
-            String head = "POST /v1/log/sessions/s1/agents/main/entries HTTP/1.1\r\nHost: " + uri.getAuthority()
-                    + "\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{";
             java.io.OutputStream out = socket.getOutputStream();
             java.io.InputStream in = socket.getInputStream();
             out.write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -141,7 +139,7 @@ class ServerAccessTest {
             boolean ended = false;
             try {
                 while (!ended && System.nanoTime() - start < java.util.concurrent.TimeUnit.SECONDS.toNanos(20)) {
-                    out.write(' '); // a byte every half second: the whole body would take almost six days
+                    out.write(' '); // a byte every half second: the declared body would take minutes to days
                     out.flush();
                     Thread.sleep(500);
                     ended = in.available() > 0;
@@ -152,11 +150,68 @@ class ServerAccessTest {
             java.time.Duration waited = java.time.Duration.ofNanos(System.nanoTime() - start);
             assertThat(ended).as("the request ended, after %s", waited).isTrue();
             assertThat(waited).isLessThan(java.time.Duration.ofSeconds(15));
-            if (in.available() > 0) {
-                assertThat(new String(in.readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII))
-                        .isEqualTo("HTTP/1.1 401");
+            return in.available() > 0
+                    ? new String(in.readNBytes(answerBytes), java.nio.charset.StandardCharsets.UTF_8) : "";
+        }
+    }
+
+    /**
+     * Found by a review of the fix above: a refused request's body was read as long as it kept coming, so a client
+     * without a token could hold a server thread by sending a byte now and then, or nothing at all until the 30 s idle
+     * timeout. The refusal now reads for at most a few seconds, each wait for bytes at most one.
+     */
+    @Test
+    void refusal_ofAClientTricklingItsBody_endsTheRequestWithinSeconds_notWhenTheBodyEnds() throws Exception {
+        String answer = trickleUntilTheServerEndsIt("POST /v1/log/sessions/s1/agents/main/entries HTTP/1.1\r\nHost: "
+                + server.uri().getAuthority() + "\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 1000000\r\n\r\n{", 12);
+        if (!answer.isEmpty()) {
+            assertThat(answer).isEqualTo("HTTP/1.1 401");
+        }
+    }
+
+    /**
+     * Found by a breaker: an accepted request (a valid token, or a server without tokens) whose body trickled in held
+     * a server thread for as long as the client kept sending a byte now and then; a few hundred such clients held
+     * every thread, and the server stopped answering. A body must now arrive at a minimum rate.
+     */
+    @Test
+    void acceptedRequest_whoseBodyTrickles_isEndedWithin_seconds_andFreesItsThread() throws Exception {
+        String answer = trickleUntilTheServerEndsIt("POST /v1/log/sessions/s1/agents/main/entries HTTP/1.1\r\nHost: "
+                + server.uri().getAuthority() + "\r\nAuthorization: Bearer " + TOKEN_A
+                + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"entries\":[", 4096);
+        if (!answer.isEmpty()) {
+            assertThat(answer).startsWith("HTTP/1.1 408 ").contains("application/problem+json");
+        }
+        assertThat(store.withScope("scope-a").catalog().orElseThrow().find(new SessionId("s1"))).isEmpty();
+    }
+
+    /**
+     * Found by a breaker: a body cut short (the client closed its side before Content-Length bytes) or with broken
+     * chunked encoding was a 500 INTERNAL, with a stack trace logged at ERROR for each.
+     */
+    @Test
+    void bodyCutShort_orBadlyChunked_is400ProblemDocument_not500() throws Exception {
+        java.net.URI uri = server.uri();
+        String start = "POST /v1/log/sessions/s1/agents/main/entries HTTP/1.1\r\nHost: " + uri.getAuthority()
+                + "\r\nAuthorization: Bearer " + TOKEN_A + "\r\nContent-Type: application/json\r\n";
+        String[] requests = {
+            start + "Content-Length: 100\r\n\r\n{\"entries\":[",
+            start + "Transfer-Encoding: chunked\r\n\r\nZZ\r\n{\"entries\":[]}\r\n0\r\n\r\n",
+        };
+        for (String request : requests) {
+            try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                socket.shutdownOutput();
+                String answer = new String(socket.getInputStream().readAllBytes(),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(answer).as(request).startsWith("HTTP/1.1 400 ").contains("application/problem+json")
+                        .doesNotContain("INTERNAL");
             }
         }
+        assertThat(store.withScope("scope-a").catalog().orElseThrow().find(new SessionId("s1"))).isEmpty();
     }
 
     @Test

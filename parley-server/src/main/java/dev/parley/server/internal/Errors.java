@@ -12,6 +12,8 @@ import java.io.InputStream;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.io.EndPoint;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -45,6 +47,16 @@ final class Errors {
             if (ended(ctx, e)) {
                 return;
             }
+            HttpException unreadable = unreadableRequest(e);
+            if (unreadable != null) {
+                // The client's doing, not the server's: a body cut short, badly chunked, or arriving too slowly
+                LOG.debug("{} {}: the request could not be read", ctx.method(), ctx.path(), e);
+                int status = unreadable.getCode() >= 400 && unreadable.getCode() < 500 ? unreadable.getCode() : 400;
+                // Nothing more is read of a body that failed: it is over, or too slow to wait for.
+                send(ctx, Problems.of(status, Access.codeOf(status), "the request could not be read: "
+                        + (unreadable.getReason() != null ? unreadable.getReason() : e.getMessage())));
+                return;
+            }
             LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
             answer(ctx, Problems.of(500, "INTERNAL", "the server failed: " + e.getClass().getSimpleName()));
         });
@@ -63,6 +75,22 @@ final class Errors {
                         + ctx.path()));
             }
         });
+    }
+
+    /**
+     * Jetty's failure to read a request, anywhere in {@code e}'s causes: a body that ended before its
+     * {@code Content-Length}, a malformed chunk, a body arriving below the minimum rate (408). Null when it is not one.
+     */
+    private static @Nullable HttpException unreadableRequest(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof HttpException http) {
+                return http;
+            }
+            if (t instanceof java.util.concurrent.TimeoutException) {
+                return new BadMessageException(408, "the request's body arrived more slowly than the server accepts");
+            }
+        }
+        return null;
     }
 
     /**
@@ -85,6 +113,10 @@ final class Errors {
             return;
         }
         discardUnreadBody(ctx);
+        send(ctx, problem);
+    }
+
+    private static void send(Context ctx, ObjectNode problem) {
         // Bytes: JSON is UTF-8, and a String result of a media type without a charset went out as ISO-8859-1.
         ctx.status(problem.path("status").asInt(500)).contentType(Problems.MEDIA_TYPE)
                 .result(Json.write(problem).getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -133,8 +165,9 @@ final class Errors {
             for (int n; read < DISCARDED_AT_MOST && System.nanoTime() - deadline < 0 && (n = in.read(buffer)) >= 0; ) {
                 read += n;
             }
-        } catch (IOException | IllegalStateException e) {
-            // the body is gone, stalled, or was taken as a reader: the answer goes out as it is
+        } catch (IOException | IllegalStateException | BadMessageException e) {
+            // the body is gone, stalled, arriving below the server's minimum rate (a read long after the body's first
+            // byte finds too few bytes for the time), or was taken as a reader: the answer goes out as it is
             LOG.debug("the rest of a refused request's body could not be read", e);
         } finally {
             endPoint.setIdleTimeout(idleTimeout);
