@@ -5,13 +5,20 @@ import dev.parley.core.InvalidInputException;
 import dev.parley.core.IoErrors;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
+import dev.parley.core.store.Store;
+import dev.parley.core.store.StoreUri;
+import dev.parley.files.JsonlStore;
 import dev.parley.formats.Exporter;
 import dev.parley.formats.Format;
+import dev.parley.remote.RemoteStore;
+import dev.parley.sqlite.SqliteStore;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,7 +54,7 @@ final class ExportCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output"
             + " (replaced whole through a new file, or left as it was if the export fails, keeping its permissions and"
             + " owner; a pipe or device is written into, and so, as > would, is a file with other hard links or one"
-            + " this process cannot replace; - is standard output).")
+            + " this process cannot replace; - is standard output; never one of the store's own files).")
     Path output;
 
     @Override
@@ -89,11 +96,72 @@ final class ExportCommand implements Callable<Integer> {
             if (Files.isDirectory(target)) {
                 throw new InvalidInputException("cannot write " + output + ": it is a directory");
             }
+            refuseTheStoresOwnFiles(output, target);
             writeFile(output, target, text);
         }
         return 0;
     }
 
+
+    /**
+     * Refuses an output that is one of the store's own files: a SQLite store's database and the files beside it that
+     * SQLite keeps ({@code -wal}, {@code -shm}, {@code -journal}), anything in a JSONL store's directory, and a
+     * {@code remote:} store's journal and the files of its fallback store. Replacing one of them with an export
+     * destroyed the store it was read from.
+     *
+     * @throws InvalidInputException naming the store if {@code target} is one of them
+     */
+    private void refuseTheStoresOwnFiles(Path output, Path target) {
+        Path wanted = canonical(target);
+        Store store = root.existingStore();
+        List<Path> files = new ArrayList<>();
+        List<Path> directories = new ArrayList<>();
+        List<Path> journals = new ArrayList<>();
+        if (store instanceof RemoteStore remote) {
+            journals.add(remote.settings().journal()); // and the files named after it (its conflicts)
+            StoreUri fallback = StoreUri.parse(remote.settings().fallbackUri());
+            if (fallback.scheme().equals("sqlite")) {
+                addSqliteFiles(files, Path.of(fallback.location()));
+            } else if (fallback.scheme().equals("jsonl")) {
+                directories.add(Path.of(fallback.location()));
+            }
+        } else if (store instanceof SqliteStore sqlite) {
+            addSqliteFiles(files, sqlite.file());
+        } else if (store instanceof JsonlStore jsonl) {
+            directories.add(jsonl.directory());
+        }
+        boolean own = files.stream().anyMatch(f -> canonical(f).equals(wanted))
+                || directories.stream().anyMatch(d -> wanted.startsWith(canonical(d)))
+                || journals.stream().map(ExportCommand::canonical).anyMatch(j -> j.getParent() != null
+                        && j.getParent().equals(wanted.getParent())
+                        && wanted.getFileName().toString().startsWith(j.getFileName().toString()));
+        if (own) {
+            throw new InvalidInputException("cannot write " + output + ": it is one of the files of the store "
+                    + root.storeLabel() + ", which the export would destroy; write it elsewhere");
+        }
+    }
+
+    private static void addSqliteFiles(List<Path> files, Path database) {
+        files.add(database);
+        for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+            files.add(database.resolveSibling(database.getFileName() + suffix));
+        }
+    }
+
+    /** The path with every link and {@code ..} resolved, as far as it exists; the rest as it is named. */
+    private static Path canonical(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        try {
+            if (Files.exists(absolute)) {
+                return absolute.toRealPath();
+            }
+            Path parent = absolute.getParent();
+            return parent != null && Files.exists(parent) ? parent.toRealPath().resolve(absolute.getFileName())
+                    : absolute;
+        } catch (IOException e) {
+            return absolute;
+        }
+    }
 
     /**
      * Writes {@code text} to the regular file {@code target}, durably: into a new file beside it (a fresh random name,

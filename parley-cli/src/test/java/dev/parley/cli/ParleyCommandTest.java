@@ -589,6 +589,38 @@ class ParleyCommandTest {
         assertThat(underAFile.err()).contains(kept + " is not a directory");
     }
 
+    /**
+     * Found by a breaker: export -o the store's own database file replaced it with the exported transcript (exit 0),
+     * and every session was gone; on a jsonl: store, -o onto a session's file replaced that session.
+     */
+    @Test
+    void exportOntoTheStoresOwnFiles_isRefused_andTheStoreIsIntact() throws Exception {
+        Path db = dir.resolve("p.db");
+        Path jsonl = dir.resolve("js");
+        write("in/s.jsonl", piSession("0199a1b2-c3d4-7e5f-8a9b-00000000000f", 1).strip());
+        for (String store : List.of("sqlite:" + db, "jsonl:" + jsonl)) {
+            assertThat(parley("--store", store, "import", dir.resolve("in").toString()).exit()).isZero();
+        }
+        Path sessionFile;
+        try (java.util.stream.Stream<Path> files = Files.list(jsonl)) {
+            sessionFile = files.filter(f -> f.getFileName().toString().endsWith(".jsonl")).findFirst().orElseThrow();
+        }
+        Map<String, List<Path>> targets = Map.of(
+                "sqlite:" + db, List.of(db, dir.resolve("p.db-wal"), dir.resolve("./p.db")),
+                "jsonl:" + jsonl, List.of(sessionFile, jsonl.resolve("new-file.jsonl")));
+        for (Map.Entry<String, List<Path>> t : targets.entrySet()) {
+            for (Path target : t.getValue()) {
+                CliRun export = parley("--store", t.getKey(), "export", "0199a1b2", "--format", "pi", "-o",
+                        target.toString());
+                assertThat(export.exit()).as(target + ": " + export.err()).isEqualTo(2);
+                assertThat(export.err()).contains("store");
+                CliRun sessions = parley("--store", t.getKey(), "sessions");
+                assertThat(sessions.exit()).as(sessions.err()).isZero();
+                assertThat(sessions.out()).contains("0199a1b2");
+            }
+        }
+    }
+
     @Test
     void wrongKindsOfPathAndOutputFailAsInvalidInput() throws Exception {
         Path file = write("plain.txt", "x");
