@@ -346,6 +346,29 @@ class ParleyCommandTest {
         assertThat(Path.of("~")).doesNotExist(); // the working directory
     }
 
+    /**
+     * Found by a breaker: a parameter that is not Parley's on a sqlite: or jsonl: URI (a misspelt one, or one SQLite's
+     * driver takes) became part of the path, so sqlite:a.db?journal_mode=DELETE wrote a file named
+     * "a.db?journal_mode=DELETE", and a read of the same URI said there was no store at a.db.
+     */
+    @Test
+    void storeUriWithAParameterThatIsNotParleys_isInvalid_andNothingIsCreated() {
+        for (String uri : List.of("sqlite:" + dir.resolve("a.db") + "?journal_mode=DELETE",
+                "jsonl:" + dir.resolve("js") + "?foo=1", "sqlite:" + dir.resolve("b.db") + "?parley.scope=t&foo=bar")) {
+            for (List<String> command : List.of(List.of("chat", "--prompt", "hi"), List.of("sessions"))) {
+                CliRun run = parley(Stream.concat(Stream.of("--store", uri), command.stream()).toArray(String[]::new));
+                assertThat(run.exit()).as(uri + " " + command + ": " + run.err()).isEqualTo(2);
+                assertThat(run.err()).as(uri + " " + command).contains("parameter");
+            }
+        }
+        try (Stream<Path> created = Files.list(dir)) {
+            assertThat(created.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("?"))
+                    .noneMatch(n -> n.equals("a.db") || n.equals("b.db") || n.equals("js"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** Regression: a write to sqlite:/nonexistent/dir/x.db created the missing directories of a mistyped path. */
     @Test
     void storeInAMissingDirectory_isRefused_andNoDirectoryIsCreated() throws Exception {

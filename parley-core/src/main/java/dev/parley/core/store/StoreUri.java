@@ -97,13 +97,20 @@ public record StoreUri(String scheme, String location, Map<String, String> param
      * @param what what the path names, for the message ("a file path", "a directory")
      * @param example a path to show in the message, e.g. {@code /var/lib/app/parley.db}
      * @return the path, as given (relative to the working directory unless absolute)
-     * @throws InvalidInputException if the location is blank, is not a valid path, or starts with {@code ~}: nothing
-     *     expands it there (a shell expands {@code ~} only at the start of a word), so it would name a directory
-     *     called {@code ~} under the working directory
+     * @throws InvalidInputException if the location is blank, is not a valid path, starts with {@code ~} (nothing
+     *     expands it there: a shell expands {@code ~} only at the start of a word, so it would name a directory
+     *     called {@code ~} under the working directory), or holds a {@code ?}: the start of parameters that are not
+     *     Parley's, which a path-valued scheme does not take (they would become part of a file name)
      */
     public Path path(String what, String example) {
         if (location.isBlank()) {
             throw new InvalidInputException(scheme + ": needs " + what + ", e.g. " + scheme + ":" + example);
+        }
+        int q = location.indexOf('?');
+        if (q >= 0) {
+            throw new InvalidInputException("'" + Stores.redact(text) + "': " + scheme + ": takes no parameter '"
+                    + location.substring(q + 1) + "' (only Parley's parameters, parley.…, may follow " + what
+                    + "; a ? in a path is not supported)");
         }
         if (location.startsWith("~")) {
             throw new InvalidInputException("'" + scheme + ":" + location + "': a ~ after " + scheme
