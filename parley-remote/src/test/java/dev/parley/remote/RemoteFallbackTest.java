@@ -17,6 +17,8 @@ import dev.parley.core.ParleyException;
 import dev.parley.core.SessionId;
 import dev.parley.core.UnavailableException;
 import dev.parley.core.log.LastEntryMovedException;
+import dev.parley.core.log.NewSession;
+import dev.parley.core.log.SessionInfo;
 import dev.parley.core.model.Entry;
 import dev.parley.core.model.Message;
 import dev.parley.core.model.NewEntry;
@@ -41,6 +43,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
@@ -435,6 +438,29 @@ class RemoteFallbackTest {
             assertThat(remote.sync()).isEqualTo(new SyncReport(0, 0, 0, null));
             assertThat(remote.status().conflicts()).isEqualTo(1);
             assertThat(store.log().load(SESSION, AgentId.MAIN)).hasSize(4);
+        }
+    }
+
+    /**
+     * Found by a breaker: a session created while the server was down got, on the server, the time of the replay as
+     * its creation time (the create was journaled without one, so the server took its own clock's), while the
+     * fallback store kept the time it was created.
+     */
+    @Test
+    void sessionCreatedDuringAnOutage_keepsItsCreationTimeOnTheServerAfterTheReplay() throws Exception {
+        try (Restartable server = new Restartable(ServerConfig.defaults());
+             Store store = Stores.open(server.client(""))) {
+            server.stop();
+            SessionInfo created = store.catalog().orElseThrow().create(new NewSession(new SessionId("made-offline"),
+                    "made offline", null, Map.of()));
+            Thread.sleep(50); // the replay happens later than the creation, by more than the times' millisecond
+            server.start();
+            assertThat(((RemoteStore) store).sync().replayed()).isEqualTo(1);
+
+            SessionInfo onServer = server.backend.catalog().orElseThrow().find(new SessionId("made-offline"))
+                    .orElseThrow();
+            assertThat(onServer.createdAt()).isEqualTo(created.createdAt());
+            assertThat(onServer.title()).isEqualTo("made offline");
         }
     }
 

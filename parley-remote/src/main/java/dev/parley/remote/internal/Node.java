@@ -61,6 +61,15 @@ public final class Node implements AutoCloseable {
         replayer.scheduleWithFixedDelay(this::replayInBackground, every, every, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * The clock of the store's options.
+     *
+     * @return the clock this store reads the time from
+     */
+    public java.time.Clock clock() {
+        return options.clock();
+    }
+
     public RemoteSettings settings() {
         return settings;
     }

@@ -222,11 +222,19 @@ public final class Remote {
     /** The catalog of this scope. */
     public SessionCatalog catalog() {
         return new SessionCatalog() {
+            /**
+             * Sent as it is; when it falls back, it is created, journaled and later replayed with the time of this
+             * call as its creation time (unless it names one), so that the server keeps the time the fallback store
+             * has, not the time of the replay. (A server of Parley before creation times refuses such a replay.)
+             */
             @Override
             public SessionInfo create(NewSession session) {
-                return write("createSession", new Request("POST", "/v1/log/sessions", Map.of(),
-                        Wire.encodeNewSession(session)), Wire::decodeSessionInfo,
-                        f -> f.catalog().orElseThrow().create(session));
+                NewSession timed = session.createdAt() != null ? session : new NewSession(session.id(),
+                        session.title(), session.origin(), session.metadata(), node.clock().instant());
+                return node.write(scope, "createSession", new Request("POST", "/v1/log/sessions", Map.of(),
+                        Wire.encodeNewSession(session)), new Request("POST", "/v1/log/sessions", Map.of(),
+                        Wire.encodeNewSession(timed)), Wire::decodeSessionInfo,
+                        f -> f.catalog().orElseThrow().create(timed));
             }
 
             @Override
