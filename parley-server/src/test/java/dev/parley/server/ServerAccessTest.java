@@ -214,6 +214,28 @@ class ServerAccessTest {
         assertThat(store.withScope("scope-a").catalog().orElseThrow().find(new SessionId("s1"))).isEmpty();
     }
 
+    /**
+     * Found by a breaker: an expected revision below 1 was a 409 conflict, not the 400 the OpenAPI document's minimum
+     * says; a query parameter given twice was read as its first value (a record was updated at expectedRevision=1 of
+     * "1&2").
+     */
+    @Test
+    void expectedRevisionBelowOne_andAQueryParameterGivenTwice_are400_andChangeNothing() throws Exception {
+        String record = Wire.write(Wire.encodeSession(ChatSession.builder("rec", Instant.now()).name("a").build()));
+        assertThat(Http.send(server, "POST", "/v1/records", TOKEN_A, record).status()).isEqualTo(201);
+        String renamed = Wire.write(Wire.encodeSession(ChatSession.builder("rec", Instant.now()).name("b").build()));
+        for (String query : List.of("expectedRevision=0", "expectedRevision=-1",
+                "expectedRevision=1&expectedRevision=2", "expectedRevision=1&id=other")) {
+            Http.Answer answer = Http.send(server, "PUT", "/v1/record?id=rec&" + query, TOKEN_A, renamed);
+            assertThat(answer.status()).as(query).isEqualTo(400);
+            assertThat(answer.json().path("code").asText()).as(query).isEqualTo("INVALID_INPUT");
+        }
+        assertThat(Http.get(server, "/v1/log/sessions?limit=1&limit=2", TOKEN_A).status()).isEqualTo(400);
+        JsonNode stored = Http.get(server, "/v1/record?id=rec", TOKEN_A).json();
+        assertThat(stored.path("revision").asLong()).isEqualTo(1);
+        assertThat(stored.path("session").path("name").asText()).isEqualTo("a");
+    }
+
     @Test
     void scopeA_cannotReadWriteOrListScopeB() throws Exception {
         assertThat(Http.send(server, "POST", "/v1/log/sessions/shared/agents/main/entries", TOKEN_B,

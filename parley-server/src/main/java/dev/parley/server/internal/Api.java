@@ -24,6 +24,7 @@ import dev.parley.json.wire.Wire;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -84,8 +85,37 @@ public final class Api {
         return new AgentId(ctx.pathParam("agent"));
     }
 
+    /**
+     * A query parameter's value, or null when it is absent; refused when given more than once (read as its first
+     * value, a repeated parameter would let the request say two things and the server act on one).
+     *
+     * @throws InvalidInputException naming the parameter if it is given more than once
+     */
+    static @Nullable String query(Context ctx, String name) {
+        List<String> values = ctx.queryParams(name);
+        if (values.size() > 1) {
+            throw new InvalidInputException("the query parameter '" + name + "' is given " + values.size()
+                    + " times; give it once");
+        }
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    /**
+     * The {@code expectedRevision} query parameter: a record's revisions start at 1.
+     *
+     * @throws InvalidInputException if it is missing, not an integer, or below 1
+     */
+    static long expectedRevision(Context ctx) {
+        long revision = number(ctx, "expectedRevision", null);
+        if (revision < 1) {
+            throw new InvalidInputException("the query parameter 'expectedRevision' must be at least 1 (a record's"
+                    + " first revision): " + revision);
+        }
+        return revision;
+    }
+
     static String required(Context ctx, String name) {
-        String v = ctx.queryParam(name);
+        String v = query(ctx, name);
         if (v == null) {
             throw new InvalidInputException("the query parameter '" + name + "' is missing");
         }
@@ -105,7 +135,7 @@ public final class Api {
     }
 
     static long number(Context ctx, String name, @Nullable Long otherwise) {
-        String v = ctx.queryParam(name);
+        String v = query(ctx, name);
         if (v == null) {
             if (otherwise == null) {
                 throw new InvalidInputException("the query parameter '" + name + "' is missing");
@@ -196,8 +226,8 @@ public final class Api {
      * session.
      */
     void load(Context ctx) {
-        String agent = ctx.queryParam("agent");
-        if (ctx.queryParam("after") != null || ctx.queryParam("limit") != null) {
+        String agent = query(ctx, "agent");
+        if (query(ctx, "after") != null || query(ctx, "limit") != null) {
             if (agent != null) {
                 throw new InvalidInputException("the query parameter 'agent' cannot be combined with 'after' or"
                         + " 'limit': a window holds every agent's entries");
@@ -240,7 +270,7 @@ public final class Api {
     }
 
     void listSessions(Context ctx) {
-        json(ctx, Wire.encodeSessionPage(catalog(ctx).list(ctx.queryParam("cursor"),
+        json(ctx, Wire.encodeSessionPage(catalog(ctx).list(query(ctx, "cursor"),
                 smallNumber(ctx, "limit", 50))));
     }
 
@@ -281,12 +311,12 @@ public final class Api {
     // ---- session records ----
 
     void listRecords(Context ctx) {
-        String archived = ctx.queryParam("archived");
+        String archived = query(ctx, "archived");
         if (archived != null && !archived.equals("true") && !archived.equals("false")) {
             throw new InvalidInputException("the query parameter 'archived' must be true or false, not " + archived);
         }
-        CatalogQuery query = new CatalogQuery(ctx.queryParam("cursor"), smallNumber(ctx, "limit", 50),
-                ctx.queryParam("workspace"), archived == null ? null : Boolean.valueOf(archived));
+        CatalogQuery query = new CatalogQuery(query(ctx, "cursor"), smallNumber(ctx, "limit", 50),
+                query(ctx, "workspace"), archived == null ? null : Boolean.valueOf(archived));
         json(ctx, Wire.encodeCatalogPage(records(ctx).list(query)));
     }
 
@@ -306,12 +336,12 @@ public final class Api {
         if (!session.id().equals(id)) {
             throw new InvalidInputException("the record's id is " + session.id() + ", not " + id);
         }
-        json(ctx, Wire.encodeStored(records(ctx).update(session, number(ctx, "expectedRevision", null))
+        json(ctx, Wire.encodeStored(records(ctx).update(session, expectedRevision(ctx))
                 .orElseThrow(() -> new NotFoundException("no session record " + id))));
     }
 
     void deleteRecord(Context ctx) {
-        json(ctx, flag("deleted", records(ctx).delete(required(ctx, "id"), number(ctx, "expectedRevision", null))));
+        json(ctx, flag("deleted", records(ctx).delete(required(ctx, "id"), expectedRevision(ctx))));
     }
 
     // ---- archives ----

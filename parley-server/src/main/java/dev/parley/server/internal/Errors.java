@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
-import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.io.EndPoint;
 import org.jspecify.annotations.Nullable;
@@ -87,7 +86,8 @@ final class Errors {
                 return http;
             }
             if (t instanceof java.util.concurrent.TimeoutException) {
-                return new BadMessageException(408, "the request's body arrived more slowly than the server accepts");
+                return new HttpException.RuntimeException(408,
+                        "the request's body arrived more slowly than the server accepts");
             }
         }
         return null;
@@ -165,7 +165,7 @@ final class Errors {
             for (int n; read < DISCARDED_AT_MOST && System.nanoTime() - deadline < 0 && (n = in.read(buffer)) >= 0; ) {
                 read += n;
             }
-        } catch (IOException | IllegalStateException | BadMessageException e) {
+        } catch (IOException | IllegalStateException | HttpException.RuntimeException e) {
             // the body is gone, stalled, arriving below the server's minimum rate (a read long after the body's first
             // byte finds too few bytes for the time), or was taken as a reader: the answer goes out as it is
             LOG.debug("the rest of a refused request's body could not be read", e);

@@ -38,7 +38,7 @@ public final class EventStream {
      */
     static void check(Context ctx) {
         Api.session(ctx);
-        start(ctx.header("Last-Event-ID"), ctx.queryParam("after"));
+        start(ctx.header("Last-Event-ID"), Api.query(ctx, "after"));
         requireEventStreamAccepted(ctx);
     }
 
@@ -60,7 +60,7 @@ public final class EventStream {
         var ctx = client.ctx();
         SessionId session = Api.session(ctx);
         Store store = api.store(ctx);
-        long after = start(ctx.header("Last-Event-ID"), ctx.queryParam("after"));
+        long after = start(ctx.header("Last-Event-ID"), Api.query(ctx, "after"));
         client.keepAlive();
         long quietSince = System.nanoTime();
         try {
