@@ -42,5 +42,10 @@ class IdsAndCursorTest {
         assertThatThrownBy(() -> CatalogCursor.decode(damaged)).isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> CatalogCursor.decode("YWJj")).isInstanceOf(InvalidInputException.class);
         assertThat(CatalogCursor.decode(null)).isNull();
+        // found by a breaker: the message carried Java's own words ("For input string: "abc"") for a bad time
+        String badTime = java.util.Base64.getUrlEncoder().withoutPadding()
+                .encodeToString("c1|abc|x".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThatThrownBy(() -> CatalogCursor.decode(badTime)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("not a cursor").hasMessageNotContaining("input string");
     }
 }

@@ -93,7 +93,8 @@ public record CatalogCursor(Instant updatedAt, SessionId id) {
             }
             return new CatalogCursor(Instant.ofEpochMilli(Long.parseLong(parts[1])), new SessionId(parts[2]));
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("invalid catalog cursor '" + abbreviate(text) + "': " + e.getMessage(), e);
+            throw new InvalidInputException("invalid catalog cursor '" + abbreviate(text) + "': not a cursor that a"
+                    + " page of the catalog gave (pass the next-page cursor as it was returned)", e);
         }
     }
 
