@@ -91,8 +91,8 @@ public final class Detector {
         try {
             doc = Json.readSource(file);
         } catch (IOException e) {
-            return Detection.malformed("not valid JSON: " + (e instanceof JsonProcessingException j
-                    ? Json.problem(j) + where(j) : e.getMessage()));
+            return Detection.malformed(e instanceof JsonProcessingException j ? Json.unreadable(j) + where(j)
+                    : "not valid JSON: " + e.getMessage());
         }
         Format f = documentFormat(doc);
         return f == null ? Detection.unknown("a JSON document of no known transcript shape") : Detection.of(f, doc);

@@ -326,7 +326,7 @@ public final class Importer {
             return Json.readSource(file);
         } catch (JsonProcessingException e) {
             throw new SourceFileException(file, e.getLocation() == null ? 0 : e.getLocation().getLineNr(),
-                    "not valid JSON: " + Json.problem(e), e);
+                    Json.unreadable(e), e);
         } catch (IOException e) {
             throw new SourceFileException(file, 0, "not valid JSON: " + e.getMessage(), e);
         }

@@ -68,7 +68,7 @@ final class JsonLines {
                             "the last line is incomplete (a write cut short?) and was left out: " + Json.problem(e)));
                     break;
                 }
-                throw new SourceFileException(file, number, "not valid JSON: " + Json.problem(e), e);
+                throw new SourceFileException(file, number, Json.unreadable(e), e);
             }
             if (!node.isObject()) {
                 throw new SourceFileException(file, number, "expected a JSON object, found " + node.getNodeType());

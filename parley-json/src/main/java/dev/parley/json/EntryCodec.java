@@ -258,7 +258,7 @@ public final class EntryCodec {
         try {
             return Json.parse(text);
         } catch (JsonProcessingException e) {
-            throw new CorruptRecordException(location, "not valid JSON: " + Json.problem(e), e);
+            throw new CorruptRecordException(location, Json.unreadable(e), e);
         }
     }
 

@@ -289,6 +289,19 @@ public final class Json {
     }
 
     /**
+     * Why a document could not be read, with its kind first: {@code "not valid JSON: …"}, or, for valid JSON beyond
+     * what Parley reads (a string longer than {@link #MAX_STRING_CHARS} characters, a number longer than
+     * {@link #MAX_NUMBER_CHARS}, nesting deeper than {@link #MAX_DEPTH}), {@code "too large to read: …"}.
+     *
+     * @param e the failure to parse
+     * @return the words, as {@link #problem} gives them, after their kind
+     */
+    public static String unreadable(JsonProcessingException e) {
+        return (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException ? "too large to read: "
+                : "not valid JSON: ") + problem(e);
+    }
+
+    /**
      * What is wrong with a document, in words: Jackson's message without its source-location boilerplate
      * ({@code [Source: REDACTED (…); line: 1, column: 2]} becomes {@code line 1, column 2}).
      *

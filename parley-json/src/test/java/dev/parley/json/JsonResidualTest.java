@@ -1,7 +1,9 @@
 package dev.parley.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -135,5 +137,20 @@ class JsonResidualTest {
         static <T> java.util.List<T> of(T... items) {
             return java.util.List.of(items);
         }
+    }
+
+    /**
+     * Found by a breaker: valid JSON beyond Parley's limits (a string over 64 Mi characters, nesting deeper than the
+     * limit) was reported as "not valid JSON".
+     */
+    @Test
+    void jsonBeyondTheLimits_isTooLargeToRead_notInvalid() {
+        String deep = "[".repeat(Json.MAX_DEPTH + 1) + "]".repeat(Json.MAX_DEPTH + 1);
+        JsonProcessingException tooDeep = catchThrowableOfType(
+                JsonProcessingException.class, () -> Json.parse(deep));
+        assertThat(Json.unreadable(tooDeep)).startsWith("too large to read: ");
+        JsonProcessingException broken = catchThrowableOfType(
+                JsonProcessingException.class, () -> Json.parse("{\"a\":"));
+        assertThat(Json.unreadable(broken)).startsWith("not valid JSON: ");
     }
 }

@@ -166,7 +166,7 @@ public final class FileRepositories {
         try {
             return Json.parse(Files.readString(file, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            throw new StorageCorruptionException(file.toString(), "not valid JSON: " + Json.problem(e), e, archive);
+            throw new StorageCorruptionException(file.toString(), Json.unreadable(e), e, archive);
         }
     }
 

@@ -378,7 +378,7 @@ final class SessionFile {
         try {
             return Json.parse(bytes, offset, length);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new CorruptRecordException(location, "not valid JSON: " + Json.problem(e), e);
+            throw new CorruptRecordException(location, Json.unreadable(e), e);
         }
     }
 

@@ -221,7 +221,7 @@ final class JdbcSessions implements ChatSessionRepository {
             }
             return s;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new StorageCorruptionException(location, "not valid JSON: " + Json.problem(e), e, false);
+            throw new StorageCorruptionException(location, Json.unreadable(e), e, false);
         }
     }
 }

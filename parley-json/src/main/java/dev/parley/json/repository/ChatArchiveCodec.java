@@ -128,7 +128,7 @@ public final class ChatArchiveCodec {
         try {
             return parseManifest(Json.parse(text), expectedSessionId, location);
         } catch (JsonProcessingException e) {
-            throw new StorageCorruptionException(location, "not valid JSON: " + Json.problem(e), e, true);
+            throw new StorageCorruptionException(location, Json.unreadable(e), e, true);
         }
     }
 }
