@@ -236,6 +236,27 @@ class ServerAccessTest {
         assertThat(stored.path("session").path("name").asText()).isEqualTo("a");
     }
 
+    /**
+     * Found by a breaker: Content-Encoding was ignored, so a gzip body was refused as "not JSON: Illegal character",
+     * and a plain body labelled gzip was stored as if unlabelled.
+     */
+    @Test
+    void encodedRequestBody_is415_namingTheEncoding() throws Exception {
+        java.net.URI uri = server.uri();
+        byte[] body = batch("labelled").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+            String head = "POST /v1/log/sessions/s1/agents/main/entries HTTP/1.1\r\nHost: " + uri.getAuthority()
+                    + "\r\nAuthorization: Bearer " + TOKEN_A + "\r\nContent-Type: application/json\r\n"
+                    + "Content-Encoding: gzip\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+            socket.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(body);
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(answer).startsWith("HTTP/1.1 415 ").contains("Content-Encoding: gzip")
+                    .contains("UNSUPPORTED_MEDIA_TYPE");
+        }
+        assertThat(store.withScope("scope-a").catalog().orElseThrow().find(new SessionId("s1"))).isEmpty();
+    }
+
     @Test
     void scopeA_cannotReadWriteOrListScopeB() throws Exception {
         assertThat(Http.send(server, "POST", "/v1/log/sessions/shared/agents/main/entries", TOKEN_B,

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs before every {@code /v1} handler: finds the caller's scope from the bearer token (401 without a valid one when
  * tokens are configured; 403 when the request names a scope its token is not bound to), refuses a body over the limit
- * (413) or not of JSON (415), and leaves the scope on the request for {@link Api#store}. Without tokens (a server on
+ * (413), not of JSON or encoded (415), and leaves the scope on the request for {@link Api#store}. Without tokens (a server on
  * loopback), {@link #checkLoopback} runs before every route: only requests addressed to this server by a loopback name
  * and not sent by a page of another origin are answered.
  */
@@ -181,6 +181,13 @@ public final class Access {
             throw new HttpResponseException(415, "the request body must be JSON (Content-Type: application/json or"
                     + " another application/*+json type), not "
                     + (type == null ? "without a Content-Type" : type), Map.of());
+        }
+        String coding = ctx.header("Content-Encoding");
+        if (coding != null && !coding.strip().equalsIgnoreCase("identity")) {
+            // A compressed body would be read as JSON text and refused as not JSON; an uncompressed one under a
+            // coding label would be read as if the label were not there.
+            throw new HttpResponseException(415, "the request body must not be encoded (Content-Encoding: "
+                    + coding + "); send it uncompressed", Map.of());
         }
         if (scope != null) {
             ctx.attribute(Api.SCOPE_ATTRIBUTE, scope);
