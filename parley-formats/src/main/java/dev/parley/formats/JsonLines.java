@@ -63,7 +63,8 @@ final class JsonLines {
             try {
                 node = Json.parseSource(text);
             } catch (JsonProcessingException e) {
-                if (last) {
+                // A last line beyond the limits is whole (it parsed that far): refused, not left out as cut short
+                if (last && !(e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException)) {
                     warnings.add(ImportProblem.warning(file, number,
                             "the last line is incomplete (a write cut short?) and was left out: " + Json.problem(e)));
                     break;

@@ -145,6 +145,24 @@ class RegressionTest {
         }
     }
 
+    /**
+     * Found by a review: a last line without its newline that was whole but beyond the reader's limits (a message of
+     * over 64 Mi characters, nesting deeper than the limit) was taken for a write cut short, left out with a warning,
+     * and the rest of the file imported without it.
+     */
+    @Test
+    void lastLineBeyondTheLimits_refusesTheFile_notLeftOutAsCutShort() throws Exception {
+        int levels = Json.MAX_DEPTH + 100;
+        String deep = "{\"type\":\"custom\",\"data\":" + "[".repeat(levels) + "]".repeat(levels) + "}";
+        Path file = write("deep-last.jsonl", pi("0199a1b2-c3d4-7e5f-8a9b-00000000dee7", "\"a\"").strip() + "\n" + deep);
+        Recorder r = importInto(MemoryStore.open(), file);
+        assertThat(r.fatal()).singleElement().satisfies(p -> {
+            assertThat(p.file()).isEqualTo(file);
+            assertThat(p.message()).contains("too large to read");
+        });
+        assertThat(r.sessions).isEmpty();
+    }
+
     @Test
     void contentTheModelRefuses_rejectsThatFileOnly_namingIt() throws Exception {
         Path blank = write("blank.json", "[{\"role\":\"\",\"content\":\"x\"}]");
