@@ -35,12 +35,6 @@ import org.slf4j.LoggerFactory;
 public final class ParleyServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ParleyServer.class);
 
-    /**
-     * The slowest a request's body may arrive, in bytes per second averaged from the server's first read of it: a
-     * slower one is ended with a 408 problem document, freeing its thread.
-     */
-    public static final long MIN_REQUEST_BYTES_PER_SECOND = 1024;
-
     private final Javalin app;
     private final Signals signals;
     private final String host;
@@ -74,9 +68,6 @@ public final class ParleyServer implements AutoCloseable {
             c.jetty.host = config.bind();
             c.jetty.port = config.port();
             c.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
-            // A body must keep arriving: one trickling in (a slow or hostile client) would hold a server thread for as
-            // long as it lasted, and a few hundred such clients every thread.
-            c.jetty.modifyHttpConfiguration(http -> http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_SECOND));
             c.staticFiles.enableWebjars();
             c.staticFiles.add(files -> {
                 files.hostedPath = "/assets";

@@ -171,22 +171,6 @@ class ServerAccessTest {
     }
 
     /**
-     * Found by a breaker: an accepted request (a valid token, or a server without tokens) whose body trickled in held
-     * a server thread for as long as the client kept sending a byte now and then; a few hundred such clients held
-     * every thread, and the server stopped answering. A body must now arrive at a minimum rate.
-     */
-    @Test
-    void acceptedRequest_whoseBodyTrickles_isEndedWithin_seconds_andFreesItsThread() throws Exception {
-        String answer = trickleUntilTheServerEndsIt("POST /v1/log/sessions/s1/agents/main/entries HTTP/1.1\r\nHost: "
-                + server.uri().getAuthority() + "\r\nAuthorization: Bearer " + TOKEN_A
-                + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"entries\":[", 4096);
-        if (!answer.isEmpty()) {
-            assertThat(answer).startsWith("HTTP/1.1 408 ").contains("application/problem+json");
-        }
-        assertThat(store.withScope("scope-a").catalog().orElseThrow().find(new SessionId("s1"))).isEmpty();
-    }
-
-    /**
      * Found by a breaker: a body cut short (the client closed its side before Content-Length bytes) or with broken
      * chunked encoding was a 500 INTERNAL, with a stack trace logged at ERROR for each.
      */

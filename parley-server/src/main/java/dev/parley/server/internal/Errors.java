@@ -48,10 +48,10 @@ final class Errors {
             }
             HttpException unreadable = unreadableRequest(e);
             if (unreadable != null) {
-                // The client's doing, not the server's: a body cut short, badly chunked, or arriving too slowly
+                // The client's doing, not the server's: a body cut short, badly chunked, or stalled past the idle timeout
                 LOG.debug("{} {}: the request could not be read", ctx.method(), ctx.path(), e);
                 int status = unreadable.getCode() >= 400 && unreadable.getCode() < 500 ? unreadable.getCode() : 400;
-                // Nothing more is read of a body that failed: it is over, or too slow to wait for.
+                // Nothing more is read of a body that failed: it is over, or stalled.
                 send(ctx, Problems.of(status, Access.codeOf(status), "the request could not be read: "
                         + (unreadable.getReason() != null ? unreadable.getReason() : e.getMessage())));
                 return;
@@ -78,7 +78,8 @@ final class Errors {
 
     /**
      * Jetty's failure to read a request, anywhere in {@code e}'s causes: a body that ended before its
-     * {@code Content-Length}, a malformed chunk, a body arriving below the minimum rate (408). Null when it is not one.
+     * {@code Content-Length}, a malformed chunk, a body that stopped arriving until the idle timeout (408). Null when it
+     * is not one.
      */
     private static @Nullable HttpException unreadableRequest(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -87,7 +88,7 @@ final class Errors {
             }
             if (t instanceof java.util.concurrent.TimeoutException) {
                 return new HttpException.RuntimeException(408,
-                        "the request's body arrived more slowly than the server accepts");
+                        "the request's body stopped arriving");
             }
         }
         return null;
@@ -166,8 +167,8 @@ final class Errors {
                 read += n;
             }
         } catch (IOException | IllegalStateException | HttpException.RuntimeException e) {
-            // the body is gone, stalled, arriving below the server's minimum rate (a read long after the body's first
-            // byte finds too few bytes for the time), or was taken as a reader: the answer goes out as it is
+            // the body is gone, stalled, malformed (Jetty's HttpException), or was taken as a reader: the answer goes
+            // out as it is
             LOG.debug("the rest of a refused request's body could not be read", e);
         } finally {
             endPoint.setIdleTimeout(idleTimeout);
