@@ -141,10 +141,13 @@ final class ExportCommand implements Callable<Integer> {
         }
     }
 
+    /** The database and SQLite's files beside it: beside the path named, and beside the file a link leads to. */
     private static void addSqliteFiles(List<Path> files, Path database) {
-        files.add(database);
-        for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
-            files.add(database.resolveSibling(database.getFileName() + suffix));
+        for (Path named : List.of(database, canonical(database))) {
+            files.add(named);
+            for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+                files.add(named.resolveSibling(named.getFileName() + suffix));
+            }
         }
     }
 

@@ -354,16 +354,17 @@ class ParleyCommandTest {
     @Test
     void storeUriWithAParameterThatIsNotParleys_isInvalid_andNothingIsCreated() {
         for (String uri : List.of("sqlite:" + dir.resolve("a.db") + "?journal_mode=DELETE",
-                "jsonl:" + dir.resolve("js") + "?foo=1", "sqlite:" + dir.resolve("b.db") + "?parley.scope=t&foo=bar")) {
+                "jsonl:" + dir.resolve("js") + "?foo=1", "sqlite:" + dir.resolve("b.db") + "?parley.scope=t&foo=bar",
+                "sqlite:" + dir.resolve("c.db") + "?key=hunter2")) {
             for (List<String> command : List.of(List.of("chat", "--prompt", "hi"), List.of("sessions"))) {
                 CliRun run = parley(Stream.concat(Stream.of("--store", uri), command.stream()).toArray(String[]::new));
                 assertThat(run.exit()).as(uri + " " + command + ": " + run.err()).isEqualTo(2);
-                assertThat(run.err()).as(uri + " " + command).contains("parameter");
+                assertThat(run.err()).as(uri + " " + command).contains("parameter").doesNotContain("hunter2");
             }
         }
         try (Stream<Path> created = Files.list(dir)) {
             assertThat(created.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("?"))
-                    .noneMatch(n -> n.equals("a.db") || n.equals("b.db") || n.equals("js"));
+                    .noneMatch(n -> n.equals("a.db") || n.equals("b.db") || n.equals("c.db") || n.equals("js"));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -628,8 +629,10 @@ class ParleyCommandTest {
         try (java.util.stream.Stream<Path> files = Files.list(jsonl)) {
             sessionFile = files.filter(f -> f.getFileName().toString().endsWith(".jsonl")).findFirst().orElseThrow();
         }
+        Path link = Files.createSymbolicLink(Files.createDirectories(dir.resolve("links")).resolve("q.db"), db);
         Map<String, List<Path>> targets = Map.of(
                 "sqlite:" + db, List.of(db, dir.resolve("p.db-wal"), dir.resolve("./p.db")),
+                "sqlite:" + link, List.of(dir.resolve("p.db-wal"), link, db),
                 "jsonl:" + jsonl, List.of(sessionFile, jsonl.resolve("new-file.jsonl")));
         for (Map.Entry<String, List<Path>> t : targets.entrySet()) {
             for (Path target : t.getValue()) {

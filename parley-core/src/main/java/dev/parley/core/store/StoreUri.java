@@ -108,8 +108,13 @@ public record StoreUri(String scheme, String location, Map<String, String> param
         }
         int q = location.indexOf('?');
         if (q >= 0) {
-            throw new InvalidInputException("'" + Stores.redact(text) + "': " + scheme + ": takes no parameter '"
-                    + location.substring(q + 1) + "' (only Parley's parameters, parley.…, may follow " + what
+            // Names only: a value may be a secret (a key of an encrypted database's driver)
+            List<String> names = new ArrayList<>();
+            for (String pair : location.substring(q + 1).split("&", -1)) {
+                names.add(pair.contains("=") ? pair.substring(0, pair.indexOf('=')) : pair);
+            }
+            throw new InvalidInputException("'" + Stores.redact(text) + "': " + scheme + ": takes no parameter "
+                    + names + " (only Parley's parameters, parley.…, may follow " + what
                     + "; a ? in a path is not supported)");
         }
         if (location.startsWith("~")) {

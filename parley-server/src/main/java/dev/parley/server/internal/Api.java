@@ -100,20 +100,6 @@ public final class Api {
         return values.isEmpty() ? null : values.get(0);
     }
 
-    /**
-     * The {@code expectedRevision} query parameter: a record's revisions start at 1.
-     *
-     * @throws InvalidInputException if it is missing, not an integer, or below 1
-     */
-    static long expectedRevision(Context ctx) {
-        long revision = number(ctx, "expectedRevision", null);
-        if (revision < 1) {
-            throw new InvalidInputException("the query parameter 'expectedRevision' must be at least 1 (a record's"
-                    + " first revision): " + revision);
-        }
-        return revision;
-    }
-
     static String required(Context ctx, String name) {
         String v = query(ctx, name);
         if (v == null) {
@@ -336,12 +322,12 @@ public final class Api {
         if (!session.id().equals(id)) {
             throw new InvalidInputException("the record's id is " + session.id() + ", not " + id);
         }
-        json(ctx, Wire.encodeStored(records(ctx).update(session, expectedRevision(ctx))
+        json(ctx, Wire.encodeStored(records(ctx).update(session, number(ctx, "expectedRevision", null))
                 .orElseThrow(() -> new NotFoundException("no session record " + id))));
     }
 
     void deleteRecord(Context ctx) {
-        json(ctx, flag("deleted", records(ctx).delete(required(ctx, "id"), expectedRevision(ctx))));
+        json(ctx, flag("deleted", records(ctx).delete(required(ctx, "id"), number(ctx, "expectedRevision", null))));
     }
 
     // ---- archives ----
