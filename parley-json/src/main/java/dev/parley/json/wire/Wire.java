@@ -1,6 +1,7 @@
 package dev.parley.json.wire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
@@ -66,7 +67,8 @@ public final class Wire {
         try {
             return Json.parse(text);
         } catch (JsonProcessingException e) {
-            throw new InvalidInputException(what + " is not JSON: " + Json.problem(e), e);
+            throw new InvalidInputException(what + (e instanceof StreamConstraintsException ? " is too large to read: "
+                    : " is not JSON: ") + Json.problem(e), e);
         }
     }
 
@@ -84,7 +86,8 @@ public final class Wire {
         try {
             return Json.parseSource(bytes);
         } catch (JsonProcessingException e) {
-            throw new InvalidInputException(what + " is not JSON: " + Json.problem(e), e);
+            throw new InvalidInputException(what + (e instanceof StreamConstraintsException ? " is too large to read: "
+                    : " is not JSON: ") + Json.problem(e), e);
         }
     }
 
