@@ -91,8 +91,9 @@ class RecordsCommandsTest {
 
     @Test
     void passwordsInTheStoreUriNeverReachTheOutput() throws Exception {
-        // A directory name is taken as it is, so this store's URI really carries a password parameter.
-        String store = "jsonl:" + dir.resolve("st?password=hunter2");
+        // PostgreSQL's URL carries a password (the embedded server trusts loopback, so it goes unchecked). A jsonl: or
+        // sqlite: URI with one is refused (ParleyCommandTest.storeUriWithAParameterThatIsNotParleys_…), without it.
+        String store = "postgres:" + TestPostgres.newDatabase() + "&password=hunter2";
         assertThat(parley("--store", store, "import", "--json", "/nonexistent").err()).doesNotContain("hunter2");
         Run missing = parley("--store", store, "show", "nosuch");
         assertThat(missing.exit()).isEqualTo(3);
