@@ -64,7 +64,7 @@ final class JsonLines {
                 node = Json.parseSource(text);
             } catch (JsonProcessingException e) {
                 // A last line beyond the limits is whole (it parsed that far): refused, not left out as cut short
-                if (last && !(e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException)) {
+                if (last && !Json.beyondLimits(e)) {
                     warnings.add(ImportProblem.warning(file, number,
                             "the last line is incomplete (a write cut short?) and was left out: " + Json.problem(e)));
                     break;

@@ -297,8 +297,18 @@ public final class Json {
      * @return the words, as {@link #problem} gives them, after their kind
      */
     public static String unreadable(JsonProcessingException e) {
-        return (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException ? "too large to read: "
-                : "not valid JSON: ") + problem(e);
+        return (beyondLimits(e) ? "too large to read: " : "not valid JSON: ") + problem(e);
+    }
+
+    /**
+     * Whether a failure to parse is valid JSON beyond what Parley reads ({@link #MAX_STRING_CHARS},
+     * {@link #MAX_NUMBER_CHARS}, {@link #MAX_DEPTH}), rather than text that is not JSON.
+     *
+     * @param e the failure to parse
+     * @return true if a limit was exceeded
+     */
+    public static boolean beyondLimits(JsonProcessingException e) {
+        return e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException;
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.parley.json.wire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
@@ -67,9 +66,13 @@ public final class Wire {
         try {
             return Json.parse(text);
         } catch (JsonProcessingException e) {
-            throw new InvalidInputException(what + (e instanceof StreamConstraintsException ? " is too large to read: "
-                    : " is not JSON: ") + Json.problem(e), e);
+            throw unparsable(what, e);
         }
+    }
+
+    private static InvalidInputException unparsable(String what, JsonProcessingException e) {
+        return new InvalidInputException(what + (Json.beyondLimits(e) ? " is too large to read: " : " is not JSON: ")
+                + Json.problem(e), e);
     }
 
     /**
@@ -86,8 +89,7 @@ public final class Wire {
         try {
             return Json.parseSource(bytes);
         } catch (JsonProcessingException e) {
-            throw new InvalidInputException(what + (e instanceof StreamConstraintsException ? " is too large to read: "
-                    : " is not JSON: ") + Json.problem(e), e);
+            throw unparsable(what, e);
         }
     }
 
