@@ -303,6 +303,42 @@ class ServerAccessTest {
         return new Http.Answer(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
     }
 
+    private java.net.http.HttpResponse<String> head(String target, String token) throws Exception {
+        var b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.uri() + target))
+                .method("HEAD", java.net.http.HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return java.net.http.HttpClient.newHttpClient().send(b.build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Found by a breaker: HEAD on a read route answered 200 whatever it named (Javalin answers a HEAD that a GET route
+     * matches without running the route), so a client probing for a session with HEAD found every session, another
+     * scope's included. HEAD now runs the GET route and answers its status and headers without the body.
+     */
+    @Test
+    void head_onAReadRoute_answersWhatGetAnswers_withoutTheBody() throws Exception {
+        Http.send(server, "POST", "/v1/log/sessions/present/agents/main/entries", TOKEN_A, batch("hello"));
+
+        var missing = head("/v1/log/sessions/absent", TOKEN_A);
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.headers().firstValue("Content-Type")).hasValueSatisfying(
+                t -> assertThat(t).startsWith("application/problem+json"));
+        assertThat(head("/v1/log/sessions/present", TOKEN_B).statusCode()).as("another scope's session").isEqualTo(404);
+        assertThat(head("/v1/log/sessions/present", null).statusCode()).as("no token").isEqualTo(401);
+        assertThat(head("/v1/log/sessions/not%20an%20id", TOKEN_A).statusCode()).isEqualTo(400);
+
+        var present = head("/v1/log/sessions/present", TOKEN_A);
+        Http.Answer get = Http.get(server, "/v1/log/sessions/present", TOKEN_A);
+        assertThat(present.statusCode()).isEqualTo(200);
+        assertThat(present.body()).isEmpty();
+        assertThat(present.headers().firstValue("Content-Length"))
+                .hasValue(String.valueOf(get.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
+        assertThat(head("/v1/record?id=nothing", TOKEN_A).statusCode()).isEqualTo(404);
+    }
+
     /** Found by a review: a second Parley-Scope header was ignored, so a request naming two scopes was served. */
     @Test
     void scopeHeaderGivenTwice_isRefusedWith400_notReadAsItsFirst() throws Exception {

@@ -2,10 +2,13 @@ package dev.parley.server.internal;
 
 import dev.parley.server.browser.Browser;
 import io.javalin.config.RoutesConfig;
+import io.javalin.http.Handler;
+import io.javalin.http.sse.SseClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 
 /**
  * Every route of the server, in one place. {@code openapi.json} (served at {@code /openapi.json}) describes the same
@@ -26,40 +29,40 @@ public final class Routes {
         r.before(access::checkLoopback);
         r.before("/v1/*", access::check);
         String openapi = openapi();
-        r.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openapi));
+        get(r, "/openapi.json", ctx -> ctx.contentType("application/json").result(openapi));
 
-        r.get("/v1/health", api::health);
+        get(r, "/v1/health", api::health);
         r.delete("/v1/scope", api::deleteScope);
 
         // the message log (Planck's persistence behaviour) and its catalog
-        r.get("/v1/log/sessions", api::listSessions);
+        get(r, "/v1/log/sessions", api::listSessions);
         r.post("/v1/log/sessions", api::createSession);
-        r.get("/v1/log/most-recent", api::mostRecent);
-        r.get("/v1/log/by-prefix", api::byPrefix);
-        r.get("/v1/log/by-origin", api::byOrigin);
-        r.get("/v1/log/sessions/{session}", api::findSession);
+        get(r, "/v1/log/most-recent", api::mostRecent);
+        get(r, "/v1/log/by-prefix", api::byPrefix);
+        get(r, "/v1/log/by-origin", api::byOrigin);
+        get(r, "/v1/log/sessions/{session}", api::findSession);
         r.delete("/v1/log/sessions/{session}", api::deleteSession);
-        r.get("/v1/log/sessions/{session}/entries", api::load);
+        get(r, "/v1/log/sessions/{session}/entries", api::load);
         r.post("/v1/log/sessions/{session}/truncate", api::truncate);
         r.post("/v1/log/sessions/{session}/agents/{agent}/entries", api::append);
-        r.get("/v1/log/sessions/{session}/agents/{agent}/last", api::lastEntry);
-        r.get("/v1/log/sessions/{session}/agents/{agent}/last-seq", api::lastSeq);
-        r.get("/v1/log/sessions/{session}/agents/{agent}/usage", api::usage);
+        get(r, "/v1/log/sessions/{session}/agents/{agent}/last", api::lastEntry);
+        get(r, "/v1/log/sessions/{session}/agents/{agent}/last-seq", api::lastSeq);
+        get(r, "/v1/log/sessions/{session}/agents/{agent}/usage", api::usage);
         r.before("/v1/log/sessions/{session}/events", EventStream::check);
-        r.sse("/v1/log/sessions/{session}/events", new EventStream(api, pollMillis)::stream);
+        sse(r, "/v1/log/sessions/{session}/events", new EventStream(api, pollMillis)::stream);
 
         // session records (Heddle's repository), ids in the query: a record id may hold any character
-        r.get("/v1/records", api::listRecords);
+        get(r, "/v1/records", api::listRecords);
         r.post("/v1/records", api::createRecord);
-        r.get("/v1/record", api::readRecord);
+        get(r, "/v1/record", api::readRecord);
         r.put("/v1/record", api::updateRecord);
         r.delete("/v1/record", api::deleteRecord);
 
         // archives
-        r.get("/v1/archives/manifest", api::manifest);
+        get(r, "/v1/archives/manifest", api::manifest);
         r.post("/v1/archives", api::appendArchive);
-        r.get("/v1/archives/summary", api::summary);
-        r.get("/v1/archives/messages", api::archivedMessages);
+        get(r, "/v1/archives/summary", api::summary);
+        get(r, "/v1/archives/messages", api::archivedMessages);
 
         // the session service: ensure, queued prompts, leases with fencing tokens
         r.post("/v1/service/ensure", api::ensure);
@@ -72,18 +75,37 @@ public final class Routes {
         r.post("/v1/service/lease/release", api::releaseLease);
 
         // the session browser (HTML; static files under /assets and /webjars)
-        r.get("/", browser.page(browser::list));
-        r.get("/s/{session}", browser.page(browser::session));
-        r.get("/s/{session}/tree", browser.page(browser::tree));
-        r.get("/s/{session}/e/{entry}", browser.page(browser::entry));
-        r.get("/s/{session}/export/{format}", browser.page(browser::export));
+        get(r, "/", browser.page(browser::list));
+        get(r, "/s/{session}", browser.page(browser::session));
+        get(r, "/s/{session}/tree", browser.page(browser::tree));
+        get(r, "/s/{session}/e/{entry}", browser.page(browser::entry));
+        get(r, "/s/{session}/export/{format}", browser.page(browser::export));
         r.before("/s/{session}/live", browser::liveAccess);
-        r.sse("/s/{session}/live", browser::live);
-        r.get("/records", browser.page(browser::records));
-        r.get("/records/view", browser.page(browser::record));
-        r.get("/login", browser::loginForm);
+        sse(r, "/s/{session}/live", browser::live);
+        get(r, "/records", browser.page(browser::records));
+        get(r, "/records/view", browser.page(browser::record));
+        get(r, "/login", browser::loginForm);
         r.post("/login", browser::login);
         r.post("/logout", browser::logout);
+    }
+
+    /**
+     * A read route: GET, and HEAD through the same handler, whose body Jetty leaves out. Javalin's own answer to a HEAD
+     * with a GET route is 200 without running anything, so a session that does not exist, a request without its token
+     * and a malformed id all answered 200.
+     */
+    private static void get(RoutesConfig r, String path, Handler handler) {
+        r.get(path, handler);
+        r.head(path, handler);
+    }
+
+    /**
+     * An event stream: GET, and HEAD answered as the GET's first response would be after the route's checks (its
+     * {@code before} handler), without starting a stream.
+     */
+    private static void sse(RoutesConfig r, String path, Consumer<SseClient> stream) {
+        r.sse(path, stream);
+        r.head(path, ctx -> ctx.contentType("text/event-stream"));
     }
 
     private static String openapi() {
