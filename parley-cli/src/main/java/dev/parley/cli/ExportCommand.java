@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -62,6 +63,7 @@ final class ExportCommand implements Callable<Integer> {
         Format f = Format.of(format);
         SessionId id = root.resolveSessionOrMemory(session);
         AgentId asked = agent == null ? null : new AgentId(agent);
+        Path target = fileToWrite(); // before the export and its notes: an output refused is refused first
         Exporter.Result result = new Exporter(root.existingStore()).export(id, f, asked, full);
         if (result.choseAmongAgents(asked)) {
             spec.commandLine().getErr().println("parley: exporting agent " + result.agent()
@@ -76,7 +78,7 @@ final class ExportCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
             out.flush();
-        } else if (Files.exists(output) && !Files.isRegularFile(output) && !Files.isDirectory(output)) {
+        } else if (target == null) {
             // A named pipe, a terminal, /dev/stdout: written into, never replaced by a regular file.
             try (var out = Files.newOutputStream(output, java.nio.file.StandardOpenOption.WRITE)) {
                 out.write(text.getBytes(StandardCharsets.UTF_8));
@@ -84,24 +86,38 @@ final class ExportCommand implements Callable<Integer> {
                 throw new UnavailableException("cannot write " + output + ": " + IoErrors.describe(e), e);
             }
         } else {
-            if (output.toString().isEmpty()) {
-                throw new InvalidInputException("-o needs a file name, or - for standard output");
-            }
-            Path target = output.toAbsolutePath();
-            Path parent = target.getParent();
-            if (parent != null && !Files.isDirectory(parent)) {
-                throw new InvalidInputException("cannot write " + output + ": " + (Files.exists(parent)
-                        ? parent + " is not a directory" : "the directory " + parent + " does not exist"));
-            }
-            if (Files.isDirectory(target)) {
-                throw new InvalidInputException("cannot write " + output + ": it is a directory");
-            }
-            refuseTheStoresOwnFiles(output, target);
             writeFile(output, target, text);
         }
         return 0;
     }
 
+    /**
+     * The regular file {@code -o} names, as an absolute path; null for standard output and for an existing file that is
+     * not a regular one (a pipe, a terminal), which is written into.
+     *
+     * @throws InvalidInputException if {@code -o} is empty, names a directory, a file in a directory that does not
+     *     exist, or one of the store's own files
+     */
+    private @Nullable Path fileToWrite() {
+        if (output == null || output.toString().equals("-")
+                || Files.exists(output) && !Files.isRegularFile(output) && !Files.isDirectory(output)) {
+            return null;
+        }
+        if (output.toString().isEmpty()) {
+            throw new InvalidInputException("-o needs a file name, or - for standard output");
+        }
+        Path target = output.toAbsolutePath();
+        Path parent = target.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new InvalidInputException("cannot write " + output + ": " + (Files.exists(parent)
+                    ? parent + " is not a directory" : "the directory " + parent + " does not exist"));
+        }
+        if (Files.isDirectory(target)) {
+            throw new InvalidInputException("cannot write " + output + ": it is a directory");
+        }
+        refuseTheStoresOwnFiles(output, target);
+        return target;
+    }
 
     /**
      * Refuses an output that is one of the store's own files: a SQLite store's database and the files beside it that

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
  * records of one scope through {@link ChatSessionRepository#list}, in catalog order (pinned first, then updated-at
  * descending, then id by UTF-8 bytes).
  */
-@Command(name = "sessions", mixinStandardHelpOptions = true, sortOptions = false, description = {
+@Command(name = "sessions", aliases = "list", mixinStandardHelpOptions = true, sortOptions = false, description = {
         "List sessions a page at a time.",
         "Without --records: the message log's sessions (imported transcripts, agent conversations), newest activity "
                 + "first.",

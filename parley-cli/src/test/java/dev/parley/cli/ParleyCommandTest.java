@@ -552,11 +552,24 @@ class ParleyCommandTest {
         assertThat(option.out()).isEmpty();
     }
 
+    /**
+     * Found by a newcomer's trial: {@code parley list}, the first name a newcomer tries for the catalog, was refused
+     * with "Did you mean: parley restore?".
+     */
+    @Test
+    void list_isTheSessionsCommand() {
+        CliRun list = parley("--store", "memory:", "list");
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).isEqualTo(parley("--store", "memory:", "sessions").out());
+        assertThat(parley("--store", "memory:", "list", "--help").out()).contains("Usage: parley sessions");
+    }
+
     /** Regression: the README and --help fell behind the code (backup, restore, remote:, ML-15…ML-18). */
     @Test
     void readmeAndHelp_nameEveryCommand_scheme_andScenario() throws Exception {
         String readme = Files.readString(Path.of("../README.md"));
-        for (String command : new CommandLine(new ParleyCommand()).getSubcommands().keySet()) {
+        for (CommandLine sub : new CommandLine(new ParleyCommand()).getSubcommands().values()) {
+            String command = sub.getCommandName(); // an alias (list) is named in its command's row
             if (!command.equals("help")) {
                 assertThat(readme).as("the README's command table").contains("| `parley " + command);
             }
@@ -611,6 +624,28 @@ class ParleyCommandTest {
                 kept.resolve("child").toString());
         assertThat(underAFile.exit()).isEqualTo(2);
         assertThat(underAFile.err()).contains(kept + " is not a directory");
+    }
+
+    /**
+     * Found by a newcomer's trial: an export to a path it cannot write printed its notes (which agent it chose, what the
+     * format leaves out) as if it were going ahead, and only then refused the path.
+     */
+    @Test
+    void exportToAPathItCannotWrite_isRefusedBeforeItsNotes() {
+        String store = "sqlite:" + dir.resolve("p.db");
+        assertThat(parley("--store", store, "import", "../examples/transcripts").exit()).isZero();
+        CliRun toStdout = parley("--store", store, "export", "0199b7c2", "--format", "pi");
+        assertThat(toStdout.exit()).as(toStdout.err()).isZero();
+        assertThat(toStdout.err()).contains("parley: exporting agent main");
+
+        CliRun noDirectory = parley("--store", store, "export", "0199b7c2", "--format", "pi", "-o",
+                dir.resolve("missing/x.jsonl").toString());
+        assertThat(noDirectory.exit()).isEqualTo(2);
+        assertThat(noDirectory.err()).startsWith("parley: ").contains("does not exist")
+                .doesNotContain("exporting agent").doesNotContain("export to pi:");
+        CliRun aDirectory = parley("--store", store, "export", "0199b7c2", "--format", "pi", "-o", dir.toString());
+        assertThat(aDirectory.exit()).isEqualTo(2);
+        assertThat(aDirectory.err()).contains("it is a directory").doesNotContain("exporting agent");
     }
 
     /**
