@@ -13,6 +13,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
@@ -25,10 +26,13 @@ import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** One test per condition of the auto-configuration, each on a real context. */
+@ExtendWith(OutputCaptureExtension.class)
 class ParleyAutoConfigurationTest {
     @TempDir
     Path dir;
@@ -59,6 +63,37 @@ class ParleyAutoConfigurationTest {
     void parleyStore_unknownScheme_failsTheStartUp() {
         runner.withPropertyValues("parley.store=nosuch:x").run(context -> assertThat(context).hasFailed()
                 .getFailure().rootCause().hasMessageContaining("unknown store scheme 'nosuch'"));
+    }
+
+    /**
+     * Found by a newcomer's trial: a {@code parley.store} that cannot be opened (here a scheme whose module is not on
+     * the class path) failed the start-up with about 90 lines of stack trace, Parley's message at their end. Spring
+     * Boot now reports it as it reports its own configuration errors: a description that carries Parley's message, and
+     * what to do.
+     */
+    @Test
+    void parleyStore_thatCannotBeOpened_failsTheStartUpWithADescriptionAndAnAction(CapturedOutput output) {
+        assertThat(FailedStartUp.ofAnUnknownScheme(output)).contains("APPLICATION FAILED TO START")
+                .contains("Parley could not open the store that parley.store names")
+                .contains("unknown store scheme 'nosuch'")
+                .contains("put the module of its backend on the class path");
+    }
+
+    /** A ParleyException that the application's own bean throws is no failure to open the store. */
+    @Test
+    void failureAnalyzer_leavesAnotherBeansParleyExceptionAlone() {
+        new ApplicationContextRunner().withUserConfiguration(ThrowingBean.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(new ParleyStoreFailureAnalyzer().analyze(context.getStartupFailure())).isNull();
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ThrowingBean {
+        @Bean
+        String needsAStore() {
+            throw new dev.parley.core.InvalidInputException("the application's own failure");
+        }
     }
 
     @Test
