@@ -67,6 +67,29 @@ class OpenApiTest {
     }
 
     /**
+     * Found by a breaker: the document's entry kinds were the payloads' keys (modelChange, branchSummary…), which the
+     * server refuses as kinds ("unknown entry kind 'modelChange'"); the kinds are the wire names (model_change…).
+     */
+    @Test
+    void entryKinds_areTheWireNamesTheServerTakes() throws Exception {
+        JsonNode doc;
+        try (var in = ParleyServer.class.getResourceAsStream("openapi.json")) {
+            doc = dev.parley.json.wire.Wire.parse(new String(in.readAllBytes(),
+                    java.nio.charset.StandardCharsets.UTF_8), "openapi.json");
+        }
+        Set<String> wire = new TreeSet<>();
+        for (dev.parley.core.model.EntryKind k : dev.parley.core.model.EntryKind.values()) {
+            wire.add(k.wireName());
+        }
+        for (String schema : java.util.List.of("Entry", "NewEntry")) {
+            Set<String> documented = new TreeSet<>();
+            doc.path("components").path("schemas").path(schema).path("properties").path("kind").path("enum")
+                    .forEach(k -> documented.add(k.asText()));
+            assertThat(documented).as(schema + ".kind").isEqualTo(wire);
+        }
+    }
+
+    /**
      * Found by a newcomer's trial: the schemas of the log API were placeholders ({"type":"object"}), so the document
      * could not teach the API. Each published schema now validates what the server really writes (through the same
      * Wire encoders), and refuses a document with a field the wire does not have.

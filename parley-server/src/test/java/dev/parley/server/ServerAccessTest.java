@@ -339,6 +339,18 @@ class ServerAccessTest {
         assertThat(head("/v1/record?id=nothing", TOKEN_A).statusCode()).isEqualTo(404);
     }
 
+    /** Found by a breaker: a 405 did not say which methods the path takes, which RFC 9110 requires (Allow). */
+    @Test
+    void methodNotAllowed_namesTheMethodsThePathTakes() throws Exception {
+        var r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(server.uri() + "/v1/log/sessions/s1")).header("Authorization", "Bearer " + TOKEN_A)
+                .method("PUT", java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(405);
+        assertThat(r.headers().firstValue("Allow")).hasValueSatisfying(allow -> assertThat(allow.split(",\\s*"))
+                .contains("GET", "HEAD", "DELETE").doesNotContain("PUT"));
+    }
+
     /** Found by a review: a second Parley-Scope header was ignored, so a request naming two scopes was served. */
     @Test
     void scopeHeaderGivenTwice_isRefusedWith400_notReadAsItsFirst() throws Exception {

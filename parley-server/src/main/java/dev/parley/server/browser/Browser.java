@@ -15,6 +15,7 @@ import dev.parley.server.browser.Views.EntryView;
 import dev.parley.server.browser.Views.Filters;
 import dev.parley.server.browser.Views.Frame;
 import dev.parley.server.browser.Views.RecordFilters;
+import dev.parley.server.internal.Access;
 import dev.parley.server.internal.Api;
 import dev.parley.server.internal.EventStream;
 import dev.parley.server.internal.Signals;
@@ -93,6 +94,10 @@ public final class Browser {
         }
         String handoff = ctx.queryParam("token");
         if (handoff != null) {
+            if (Access.fromAnotherSite(ctx)) {
+                throw new HttpResponseException(403, "a token is handed over only by a link opened directly (typed,"
+                        + " pasted, or from another program), not by another site's page: log in at /login", Map.of());
+            }
             if (tokens.apply(handoff.strip()).isEmpty()) {
                 throw new HttpResponseException(401, "the token is not valid", Map.of());
             }
@@ -353,6 +358,7 @@ public final class Browser {
      *     form again with a 401 when the token is not valid
      */
     public void login(Context ctx) {
+        refuseFromAnotherSite(ctx, "a login");
         String token = ctx.formParam("token");
         if (open) {
             ctx.redirect(next(ctx));
@@ -374,14 +380,24 @@ public final class Browser {
      * @param ctx the request and its response: a redirect to the login form, or to {@code /} without tokens
      */
     public void logout(Context ctx) {
+        refuseFromAnotherSite(ctx, "a logout");
         ctx.removeCookie(COOKIE, "/");
         ctx.redirect(open ? "/" : "/login");
     }
 
+    /** 403 for a form that another site's page posted (login CSRF: it would choose the reader's scope, or end it). */
+    private static void refuseFromAnotherSite(Context ctx, String what) {
+        if (Access.fromAnotherSite(ctx)) {
+            throw new HttpResponseException(403, what + " is taken only from this server's own pages", Map.of());
+        }
+    }
+
     private static String next(Context ctx) {
         String next = ctx.formParam("next") != null ? ctx.formParam("next") : ctx.queryParam("next");
-        // only a local path: never an open redirect
-        return next != null && next.startsWith("/") && !next.startsWith("//") && !next.contains("\\") ? next : "/";
+        // Only a local path, never an open redirect: browsers drop tabs and line breaks from a URL, so "/<TAB>/x"
+        // would lead to //x, another site; nothing below a space, nor DEL, is let through.
+        return next != null && next.startsWith("/") && !next.startsWith("//") && !next.contains("\\")
+                && next.chars().noneMatch(c -> c <= ' ' || c == 0x7f) ? next : "/";
     }
 
     /**

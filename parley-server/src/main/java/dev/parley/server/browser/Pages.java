@@ -219,11 +219,18 @@ final class Pages {
     }
 
     private static Instant day(String text, String what) {
+        LocalDate date;
         try {
-            return LocalDate.parse(text.strip()).atStartOfDay().toInstant(ZoneOffset.UTC);
+            date = LocalDate.parse(text.strip());
         } catch (DateTimeParseException e) {
             throw new InvalidInputException("the filter '" + what + "' is a date (YYYY-MM-DD), not " + text, e);
         }
+        // A catalog cursor holds milliseconds since the epoch: a year far outside these overflowed it (a 500).
+        if (date.getYear() < 1 || date.getYear() > 9999) {
+            throw new InvalidInputException("the filter '" + what + "' is a date from 0001-01-01 to 9999-12-31, not "
+                    + text);
+        }
+        return date.atStartOfDay().toInstant(ZoneOffset.UTC);
     }
 
     private static SessionRow row(Store store, SessionInfo info) {

@@ -154,6 +154,23 @@ public final class Access {
                         : originHost).equals(normalized(hostOf(host)));
     }
 
+    /**
+     * Whether a browser sent the request from a page of another site: its {@code Origin} is not the {@code Host} it is
+     * addressed to, or its {@code Sec-Fetch-Site} is neither {@code same-origin} (a page of this server) nor
+     * {@code none} (the address bar, a bookmark, a link opened from another program). A request that carries neither
+     * header (a program, an old browser) is not. A login or a token handed over in a link that another site's page
+     * sends would put the reader's browser in a scope of that site's choosing (login CSRF).
+     */
+    public static boolean fromAnotherSite(Context ctx) {
+        String origin = ctx.header("Origin");
+        String host = ctx.header("Host");
+        if (origin != null && (host == null || !isOrigin(origin, host))) {
+            return true;
+        }
+        String site = ctx.header("Sec-Fetch-Site");
+        return site != null && !site.equals("same-origin") && !site.equals("none");
+    }
+
     /** The port of a {@code Host} header, or {@code otherwise} when it names none; -1 when it is not a number. */
     private static int portOf(String authority, int otherwise) {
         int close = authority.lastIndexOf(']');

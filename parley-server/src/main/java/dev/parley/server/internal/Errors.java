@@ -40,8 +40,12 @@ final class Errors {
 
     static void register(RoutesConfig routes) {
         routes.exception(ParleyException.class, (e, ctx) -> answer(ctx, Problems.of(e)));
-        routes.exception(HttpResponseException.class, (e, ctx) ->
-                answer(ctx, Problems.of(e.getStatus(), Access.codeOf(e.getStatus()), e.getMessage())));
+        routes.exception(HttpResponseException.class, (e, ctx) -> {
+            if (e.getStatus() == 405) {
+                allowed(e).ifPresent(methods -> ctx.header("Allow", methods)); // RFC 9110: a 405 names them
+            }
+            answer(ctx, Problems.of(e.getStatus(), Access.codeOf(e.getStatus()), e.getMessage()));
+        });
         routes.exception(Exception.class, (e, ctx) -> {
             if (ended(ctx, e)) {
                 return;
@@ -74,6 +78,16 @@ final class Errors {
                         + ctx.path()));
             }
         });
+    }
+
+    /**
+     * The methods a path takes, as a 405 of Javalin's lists them in its details (under a key that names them: it
+     * differs between Javalin's plain and JSON answers), joined by ", ".
+     */
+    private static java.util.Optional<String> allowed(HttpResponseException e) {
+        return e.getDetails().entrySet().stream()
+                .filter(d -> d.getKey().toLowerCase(java.util.Locale.ROOT).replace(" ", "").equals("availablemethods"))
+                .map(java.util.Map.Entry::getValue).filter(v -> !v.isBlank()).findFirst();
     }
 
     /**

@@ -110,6 +110,59 @@ class BrowserHttpTest {
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("token=wrong-token-0123456789&next=%2F")).build();
         assertThat(CLIENT.send(bad, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+        // Found by a breaker: a tab passed the check, and browsers drop it, so "/<TAB>/evil.example/" led there.
+        for (String next : new String[] {"%2F%09%2Fevil.example%2F", "%2F%0A%2Fevil.example%2F", "%2F%20%2Fevil"}) {
+            HttpRequest tab = HttpRequest.newBuilder(URI.create(server.uri() + "/login"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("token=" + ALPHA + "&next=" + next)).build();
+            assertThat(CLIENT.send(tab, HttpResponse.BodyHandlers.ofString()).headers().firstValue("Location"))
+                    .as(next).hasValue("/");
+        }
+    }
+
+    HttpResponse<String> send(String method, String target, String body, String... headers)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.uri() + target)).timeout(Duration.ofSeconds(10))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            b.header("Content-Type", "application/x-www-form-urlencoded");
+        }
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Found by a breaker (login CSRF): another site's page could post the login form with a token of its own, or link
+     * to a page with {@code ?token=}, and the reader's browser then read that site's scope; it could also log the
+     * reader out. Now a login, a logout and a token handed over in a link are refused (403, no cookie) when a browser
+     * says another site's page sent them; from this server's own pages and from the address bar they work as before.
+     */
+    @Test
+    void loginLogoutAndTokenHandoff_sentByAnotherSitesPage_areRefused_andSetNoCookie() throws Exception {
+        serve(Tokens.of(Map.of(ALPHA, "alpha")));
+        String[][] crossSite = {{"Origin", "https://evil.example"}, {"Origin", "null"},
+                {"Sec-Fetch-Site", "cross-site"}, {"Sec-Fetch-Site", "same-site"}};
+        for (String[] h : crossSite) {
+            HttpResponse<String> login = send("POST", "/login", "token=" + ALPHA + "&next=%2F", h);
+            assertThat(login.statusCode()).as("login with " + String.join(": ", h)).isEqualTo(403);
+            assertThat(login.headers().firstValue("Set-Cookie")).isEmpty();
+            assertThat(send("POST", "/logout", "", h).statusCode()).as("logout").isEqualTo(403);
+            HttpResponse<String> handoff = send("GET", "/?token=" + ALPHA, null, h);
+            assertThat(handoff.statusCode()).as("handoff with " + String.join(": ", h)).isEqualTo(403);
+            assertThat(handoff.headers().firstValue("Set-Cookie")).isEmpty();
+        }
+        String self = server.uri().toString().replaceAll("/$", "");
+        HttpResponse<String> own = send("POST", "/login", "token=" + ALPHA + "&next=%2F", "Origin", self,
+                "Sec-Fetch-Site", "same-origin");
+        assertThat(own.statusCode()).isEqualTo(302);
+        assertThat(own.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c).contains(ALPHA));
+        HttpResponse<String> typed = send("GET", "/?token=" + ALPHA, null, "Sec-Fetch-Site", "none");
+        assertThat(typed.statusCode()).isEqualTo(302);
+        assertThat(typed.headers().firstValue("Set-Cookie")).isPresent();
+        assertThat(send("POST", "/logout", "", "Origin", self).statusCode()).isEqualTo(302);
     }
 
     @Test
@@ -214,6 +267,12 @@ class BrowserHttpTest {
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("since");
         assertThat(get("/s/multi-agent-0001?after=-1", null).statusCode()).isEqualTo(400);
+        // Found by a breaker: a year far in the past overflowed the catalog cursor's milliseconds, a 500.
+        for (String far : new String[] {"until=-999999999-01-01", "until=-292275055-01-01", "since=%2B99999-01-01"}) {
+            HttpResponse<String> r = get("/?" + far, null);
+            assertThat(r.statusCode()).as(far).isEqualTo(400);
+            assertThat(r.body()).contains("0001-01-01 to 9999-12-31");
+        }
     }
 
     @Test
