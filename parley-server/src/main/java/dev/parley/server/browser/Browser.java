@@ -471,7 +471,11 @@ public final class Browser {
             scoped = scope.equals(anyScope) || scope.equals(store.scope()) ? store
                     : views.computeIfAbsent(scope, store::withScope);
         }
-        new SessionId(ctx.pathParam("session")); // a session id that cannot be one: 400 before the stream begins
+        SessionId session = new SessionId(ctx.pathParam("session")); // not an id: 400 before the stream begins
+        // A session that does not exist is 404, as its page is: the stream answered 200 and polled for it for ever.
+        if (scoped.catalog().isPresent() && scoped.catalog().get().find(session).isEmpty()) {
+            throw new HttpResponseException(404, "no session " + session.value(), Map.of());
+        }
         liveStart(ctx);
         EventStream.requireEventStreamAccepted(ctx);
         ctx.attribute("parley.browser.store", scoped);

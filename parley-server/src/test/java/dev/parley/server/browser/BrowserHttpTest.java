@@ -267,6 +267,11 @@ class BrowserHttpTest {
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(bad.body()).contains("since");
         assertThat(get("/s/multi-agent-0001?after=-1", null).statusCode()).isEqualTo(400);
+        // Found by a breaker: the live stream of a session that does not exist answered 200 and polled for ever.
+        HttpResponse<String> live = CLIENT.send(HttpRequest.newBuilder(URI.create(server.uri() + "/s/no-such-session/live"))
+                .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        assertThat(live.statusCode()).isEqualTo(404);
         // Found by a breaker: a year far in the past overflowed the catalog cursor's milliseconds, a 500.
         for (String far : new String[] {"until=-999999999-01-01", "until=-292275055-01-01", "since=%2B99999-01-01"}) {
             HttpResponse<String> r = get("/?" + far, null);
