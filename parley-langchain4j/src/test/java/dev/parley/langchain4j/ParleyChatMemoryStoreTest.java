@@ -142,6 +142,28 @@ class ParleyChatMemoryStoreTest {
         }
     }
 
+    /**
+     * Found by a breaker: in a repetitive chat ("continue", "Sure."), a new message equal to the one the window was
+     * evicting was taken for it and never written: 6 of 10 messages reached the log, and parley show lost the rest.
+     */
+    @Test
+    void window_evictingAMessageEqualToTheNewOne_keepsEveryMessageInTheLog() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryStore memoryStore = new ParleyChatMemoryStore(store);
+            MessageWindowChatMemory memory = MessageWindowChatMemory.builder().id("chat").maxMessages(4)
+                    .chatMemoryStore(memoryStore).build();
+            memory.add(UserMessage.from("Tell me a story"));
+            memory.add(AiMessage.from("Once upon a time..."));
+            for (int i = 0; i < 4; i++) {
+                memory.add(UserMessage.from("continue"));
+                memory.add(AiMessage.from("Sure."));
+            }
+            assertThat(store.log().loadMessages(memoryStore.sessionId("chat"), MemoryLog.AGENT)).hasSize(10);
+            assertThat(memory.messages()).containsExactly(UserMessage.from("continue"), AiMessage.from("Sure."),
+                    UserMessage.from("continue"), AiMessage.from("Sure."));
+        }
+    }
+
     @Test
     void deleteMessages_clear_removesTheMemory() {
         try (Store store = Stores.open(uri())) {

@@ -79,6 +79,35 @@ class ParleyChatMemoryRepositoryTest {
         }
     }
 
+    static UserMessage picture(String text, byte b) {
+        return UserMessage.builder().text(text).media(Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG)
+                .data(new ByteArrayResource(new byte[] {b})).build()).build();
+    }
+
+    /**
+     * Found by a breaker: Spring AI's UserMessage.equals leaves out the media, so a new question with the same text
+     * and another picture was taken for the old one, and its picture never stored: the model was shown the old one.
+     */
+    @Test
+    void messageWindowChatMemory_sameQuestionWithAnotherPicture_storesTheNewPicture() {
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryRepository repository = new ParleyChatMemoryRepository(store);
+            MessageWindowChatMemory memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository)
+                    .maxMessages(2).build();
+            memory.add("c", picture("What is in this picture?", (byte) 1));
+            memory.add("c", new AssistantMessage("A cat."));
+            memory.add("c", picture("What is in this picture?", (byte) 2));
+            UserMessage last = (UserMessage) memory.get("c").get(memory.get("c").size() - 1);
+            assertThat(last.getMedia().get(0).getDataAsByteArray()).containsExactly(2);
+            assertThat(store.log().loadMessages(repository.sessionId("c"), MemoryLog.AGENT)).hasSize(3);
+        }
+        try (Store store = Stores.open(uri())) {
+            List<Message> back = new ParleyChatMemoryRepository(store).findByConversationId("c");
+            assertThat(((UserMessage) back.get(back.size() - 1)).getMedia().get(0).getDataAsByteArray())
+                    .containsExactly(2);
+        }
+    }
+
     @Test
     void messageWindowChatMemory_defaultWindow_keepsTheWholeHistoryInTheLog() {
         List<Message> window;

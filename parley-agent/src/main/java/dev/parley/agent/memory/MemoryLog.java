@@ -56,8 +56,12 @@ import org.jspecify.annotations.Nullable;
  * <h2>Contract</h2>
  * <ul>
  *   <li>{@link #set} takes the whole list the framework holds and <b>appends only the messages that are new</b>:
- *       a message the memory handed out or was given before is recognised by identity (then by equality) and never
- *       written again, nothing stored is rewritten, so its cost does not grow with the length of the history.</li>
+ *       a message the memory handed out or was given before is recognised by identity and never written again,
+ *       nothing stored is rewritten, so its cost does not grow with the length of the history. A message that is not
+ *       one of those objects (a list the caller built itself) is taken for a message of the view it equals — in the
+ *       framework's {@code equals} and as Parley stores it — if that one comes later in the message chain than the
+ *       message matched before it; otherwise it is new, and appended. So a message equal to one a window is evicting
+ *       ("continue" again) is appended, not taken for the one leaving.</li>
  *   <li>The list last set — the <em>view</em> — is kept as a pointer into the log: ranges of the message chain,
  *       the last of which may be "the newest <i>k</i> messages". When a window evicts messages from the front, they
  *       stay in the log and only the pointer moves: a small detached {@code parley.memory.view} entry, written in the
@@ -497,7 +501,7 @@ public final class MemoryLog<M> {
     private boolean write(State<M> state, String memoryId, View<M> current, View<M> base, List<? extends M> messages,
                           boolean unchecked) {
         SessionId session = state.session;
-        Matcher<M> matcher = new Matcher<>(current, base);
+        Matcher<M> matcher = new Matcher<>(current, base, codec::encode);
         List<Object> resolved = new ArrayList<>(messages.size()); // Slot (kept) or the new message itself
         for (M m : messages) {
             Slot<M> slot = matcher.match(m);
@@ -708,20 +712,30 @@ public final class MemoryLog<M> {
      * Finds the slot of each message of a new list: identity first, in order; then equality, among the slots the
      * caller could have seen — those of the view it read ({@code base}). A slot another writer added since is never
      * taken for an equal message of the caller's: that message is the caller's own, and new.
+     *
+     * <p>Equality is taken only in order and in content: a slot is taken for an equal message only when it comes
+     * later in the chain than the slot matched just before (a window that evicts a "continue" while the user sends
+     * another "continue" keeps both, where the new one used to be taken for the one leaving, and never written), and
+     * only when the two are equal as Parley stores them too (Spring AI's {@code UserMessage.equals} leaves out the
+     * media: a new question with another picture was taken for the old one, and its picture lost).
      */
     private static final class Matcher<M> {
         private final List<Slot<M>> current;
         private final View<M> base;
+        private final java.util.function.Function<M, Message> content;
         /** The chain positions of the slots taken (a chain entry is at most one slot of a view). */
         private final BitSet used = new BitSet();
         private int taken;
         private int next;
+        /** The chain position of the slot matched last, in the order of the new list; -1 before the first. */
+        private int lastChain = -1;
         private @Nullable IdentityHashMap<M, Slot<M>> byIdentity;
         private @Nullable Map<M, ArrayDeque<Slot<M>>> byValue;
 
-        Matcher(View<M> current, View<M> base) {
+        Matcher(View<M> current, View<M> base, java.util.function.Function<M, Message> content) {
             this.current = current.slots;
             this.base = base;
+            this.content = content;
         }
 
         @Nullable Slot<M> match(M m) {
@@ -761,11 +775,23 @@ public final class MemoryLog<M> {
                 }
             }
             ArrayDeque<Slot<M>> candidates = byValue.get(m);
-            while (candidates != null && !candidates.isEmpty()) {
-                Slot<M> c = candidates.poll();
-                if (!used.get(c.chainIndex)) {
-                    advancePast(c);
-                    return take(c);
+            if (candidates == null) {
+                return null;
+            }
+            Message stored = null;
+            for (java.util.Iterator<Slot<M>> it = candidates.iterator(); it.hasNext(); ) {
+                Slot<M> c = it.next();
+                if (used.get(c.chainIndex)) {
+                    it.remove();
+                } else if (c.chainIndex > lastChain) {
+                    if (stored == null) {
+                        stored = content.apply(m);
+                    }
+                    if (content.apply(c.message).equals(stored)) {
+                        it.remove();
+                        advancePast(c);
+                        return take(c);
+                    }
                 }
             }
             return null;
@@ -783,6 +809,7 @@ public final class MemoryLog<M> {
         private Slot<M> take(Slot<M> s) {
             used.set(s.chainIndex);
             taken++;
+            lastChain = s.chainIndex;
             return s;
         }
     }

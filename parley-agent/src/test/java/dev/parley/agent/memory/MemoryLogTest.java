@@ -183,6 +183,72 @@ class MemoryLogTest {
         }
     }
 
+    /**
+     * Found by a breaker: with a window that evicts, a new message equal to one the window was evicting ("continue",
+     * "yes") was taken for that one and never written. The view was equal, so the framework did not notice, but the
+     * log lost the message, and the view pointed back at the old one.
+     */
+    @Test
+    void set_windowEvictingAMessageEqualToTheNewOne_appendsTheNewOne() {
+        List<String> said = List.of("story", "once", "continue", "sure", "continue", "sure", "continue", "sure",
+                "continue", "sure");
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            for (String m : said) {
+                List<String> next = with(memory.get("m"), new String(m.toCharArray())); // equal, not identical
+                while (next.size() > 4) {
+                    next.remove(0); // a window of 4, as the frameworks' windows evict: from the front
+                }
+                memory.set("m", next);
+            }
+            assertThat(memory.get("m")).containsExactly("continue", "sure", "continue", "sure");
+        }
+        try (Store store = open()) {
+            assertThat(entries(store, "m").stream().filter(e -> e.message() != null).map(e -> e.message().text()))
+                    .containsExactlyElementsOf(said);
+            assertThat(new MemoryLog<>(store, STRINGS, Clock.systemUTC()).get("m"))
+                    .containsExactly("continue", "sure", "continue", "sure");
+        }
+    }
+
+    /** A framework message whose equals leaves out its attachment, as Spring AI's UserMessage leaves out its media. */
+    record Captioned(String text, String picture) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Captioned c && c.text.equals(text);
+        }
+
+        @Override
+        public int hashCode() {
+            return text.hashCode();
+        }
+    }
+
+    static final MessageCodec<Captioned> CAPTIONED = MessageCodec.of("test",
+            c -> Message.builder(dev.parley.core.model.Role.USER).plainText(c.text())
+                    .putMetadata("picture", dev.parley.core.RawJson.of("\"" + c.picture() + "\"")).build(),
+            m -> new Captioned(m.text(), m.metadata().get("picture").text().replace("\"", "")));
+
+    /**
+     * Found by a breaker (Spring AI): a new question with the same text but another picture was taken for the old one,
+     * since the framework's equals leaves the picture out, and the new picture was never stored. Equality is now also
+     * equality of what the store keeps.
+     */
+    @Test
+    void set_messageEqualInTheFrameworksEqualsButNotInContent_isNew() {
+        try (Store store = open()) {
+            MemoryLog<Captioned> memory = new MemoryLog<>(store, CAPTIONED, Clock.systemUTC());
+            memory.set("m", List.of(new Captioned("what is this?", "cat.png")));
+            memory.set("m", List.of(new Captioned("what is this?", "dog.png")));
+            assertThat(memory.get("m")).extracting(Captioned::picture).containsExactly("dog.png");
+        }
+        try (Store store = open()) {
+            assertThat(new MemoryLog<>(store, CAPTIONED, Clock.systemUTC()).get("m")).extracting(Captioned::picture)
+                    .containsExactly("dog.png");
+            assertThat(entries(store, "m").stream().filter(e -> e.message() != null)).hasSize(2);
+        }
+    }
+
     @Test
     void set_unchangedList_writesNothing() {
         try (Store store = open()) {
