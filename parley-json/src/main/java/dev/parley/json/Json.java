@@ -124,6 +124,33 @@ public final class Json {
     private static final com.fasterxml.jackson.databind.ObjectReader SOURCES = MAPPER.reader()
             .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
+    /** Reads plain Java values as Jackson does by default: a number with a fraction as a {@code Double}. */
+    private static final com.fasterxml.jackson.databind.ObjectReader PLAIN = MAPPER.reader()
+            .without(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    /**
+     * A JSON value as the plain Java values of a framework's free-form map (LangChain4j's attributes, Spring AI's
+     * metadata), read as Jackson reads them by default: objects as {@code LinkedHashMap}, arrays as {@code ArrayList},
+     * integers as {@code Integer}, {@code Long} or {@code BigInteger} by size, and numbers with a fraction or an
+     * exponent as {@code Double} — where Parley's own reading keeps them exact, as {@code BigDecimal}, which a
+     * framework's {@code Double} would not equal. Thread-safe.
+     *
+     * @param node the value, as Parley read it
+     * @param type what to read it as
+     * @param <T> the type read
+     * @return the value
+     * @throws IllegalArgumentException if the value is not one of {@code type}
+     */
+    public static <T> T plainValue(JsonNode node, com.fasterxml.jackson.core.type.TypeReference<T> type) {
+        try {
+            // From the text, not the tree: a tree's BigDecimal number would be read back as a BigDecimal whatever
+            // the reader's settings.
+            return PLAIN.forType(type).readValue(write(node));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("not a value of " + type.getType() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
     /**
      * The configured mapper. Do not reconfigure it.
      *

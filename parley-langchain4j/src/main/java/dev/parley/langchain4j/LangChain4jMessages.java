@@ -53,7 +53,9 @@ import org.jspecify.annotations.Nullable;
  * </table>
  * What Parley's blocks have no field for — a user's name, attributes, an image's detail level, the difference
  * between an absent and a false error flag — is kept in the message's metadata under {@value #RESIDUAL_KEY}.
- * Attributes round-trip as JSON values (strings, numbers, booleans, lists and maps of them).
+ * Attributes round-trip as JSON values (strings, numbers, booleans, lists and maps of them), read back as Jackson
+ * reads them by default: an integer as an {@code Integer} where it fits (a {@code Long} 5 comes back an
+ * {@code Integer} 5), a number with a fraction as a {@code Double} (a {@code Float} comes back a {@code Double}).
  *
  * <p>Stateless and thread-safe; {@link #CODEC} is the {@link MessageCodec} the chat memory store uses.
  */
@@ -266,7 +268,7 @@ public final class LangChain4jMessages {
 
     private static Map<String, Object> attributes(JsonNode residual) {
         JsonNode node = residual.get("attributes");
-        return node == null ? new LinkedHashMap<>() : Json.mapper().convertValue(node, ATTRIBUTES);
+        return node == null ? new LinkedHashMap<>() : Json.plainValue(node, ATTRIBUTES);
     }
 
     private static CorruptRecordException corrupt(Message message, String what) {

@@ -164,6 +164,24 @@ class ParleyChatMemoryStoreTest {
         }
     }
 
+    /**
+     * Found by a breaker: an attribute that is a Double (a score) came back a BigDecimal after a reopen, so
+     * {@code attribute("score", Double.class)} threw ClassCastException and the message no longer equalled itself.
+     */
+    @Test
+    void updateMessages_doubleAttribute_comesBackADouble() {
+        AiMessage scored = AiMessage.builder().text("4").attributes(Map.of("score", 0.87, "tokens", 12,
+                "nested", Map.of("p", 0.5))).build();
+        try (Store store = Stores.open(uri())) {
+            new ParleyChatMemoryStore(store).updateMessages("scored", List.of(scored));
+        }
+        try (Store store = Stores.open(uri())) {
+            AiMessage back = (AiMessage) new ParleyChatMemoryStore(store).getMessages("scored").get(0);
+            assertThat(back.attribute("score", Double.class)).isEqualTo(0.87);
+            assertThat(back).isEqualTo(scored);
+        }
+    }
+
     @Test
     void deleteMessages_clear_removesTheMemory() {
         try (Store store = Stores.open(uri())) {

@@ -47,7 +47,9 @@ import org.springframework.util.MimeType;
  * The messages' metadata (without {@code messageType}, which the type itself carries), media ids and names, and a
  * tool call's type when it is not {@code function} are kept in the message's metadata under {@value #RESIDUAL_KEY}.
  * Metadata round-trips as JSON values: strings, booleans, lists and maps of them come back equal; a number comes back
- * as Jackson reads it (an {@code Integer} where it fits, so a {@code Long} 5 returns as an {@code Integer} 5); a value
+ * as Jackson reads it by default (an {@code Integer} where it fits, so a {@code Long} 5 returns as an {@code Integer}
+ * 5; one with a fraction as a {@code Double}, so a {@code Double} comes back equal, a {@code Float} as a
+ * {@code Double}); a value
  * Jackson cannot write (an {@code Instant}) is kept as its {@code toString()} and comes back as that string. A tool
  * call's arguments and a tool response's data that are null come back null. Media data given as bytes comes back as bytes, given as a URL as that
  * URL. Spring AI's {@code Media} has no {@code equals}, so messages with media compare equal only field by field.
@@ -299,6 +301,6 @@ public final class SpringAiMessages {
 
     private static Map<String, Object> metadata(JsonNode residual) {
         JsonNode node = residual.get("metadata");
-        return node == null ? new LinkedHashMap<>() : Json.mapper().convertValue(node, MAP);
+        return node == null ? new LinkedHashMap<>() : Json.plainValue(node, MAP);
     }
 }

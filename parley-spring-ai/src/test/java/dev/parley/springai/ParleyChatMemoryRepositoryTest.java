@@ -79,6 +79,21 @@ class ParleyChatMemoryRepositoryTest {
         }
     }
 
+    /** Found by a breaker: a Double in a message's metadata came back a BigDecimal, unequal to what was saved. */
+    @Test
+    void saveAll_doubleMetadata_comesBackADouble() {
+        AssistantMessage scored = AssistantMessage.builder().content("4").properties(Map.of("score", 1.25,
+                "nested", List.of(0.5, 2))).build();
+        try (Store store = Stores.open(uri())) {
+            new ParleyChatMemoryRepository(store).saveAll("scored", List.of(scored));
+        }
+        try (Store store = Stores.open(uri())) {
+            Message back = new ParleyChatMemoryRepository(store).findByConversationId("scored").get(0);
+            assertThat(back.getMetadata().get("score")).isEqualTo(1.25);
+            assertThat(back).isEqualTo(scored);
+        }
+    }
+
     static UserMessage picture(String text, byte b) {
         return UserMessage.builder().text(text).media(Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG)
                 .data(new ByteArrayResource(new byte[] {b})).build()).build();
