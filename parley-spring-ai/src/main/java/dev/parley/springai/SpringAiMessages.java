@@ -149,7 +149,8 @@ public final class SpringAiMessages {
                 boolean hasText = message.content().stream().anyMatch(c -> c instanceof ContentBlock.Text);
                 List<AssistantMessage.ToolCall> calls = new ArrayList<>();
                 for (ContentBlock.ToolCall c : message.toolCalls()) {
-                    String type = residual.path("toolCallTypes").path(Integer.toString(calls.size())).asText("function");
+                    JsonNode kept = residual.path("toolCallTypes").path(Integer.toString(calls.size()));
+                    String type = kept.isMissingNode() ? "function" : kept.isNull() ? null : kept.asText();
                     calls.add(new AssistantMessage.ToolCall(c.id(), type, c.name(),
                             listed(residual, "nullArguments", calls.size()) ? null : c.arguments().text()));
                 }

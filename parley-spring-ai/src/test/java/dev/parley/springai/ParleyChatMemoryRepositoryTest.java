@@ -94,6 +94,21 @@ class ParleyChatMemoryRepositoryTest {
         }
     }
 
+    /** Found by a breaker: a tool call whose type is null came back with the type "function". */
+    @Test
+    void saveAll_toolCallWithoutAType_comesBackWithoutOne() {
+        AssistantMessage calls = AssistantMessage.builder().content(null).toolCalls(List.of(
+                new AssistantMessage.ToolCall("1", null, "f", "{}"),
+                new AssistantMessage.ToolCall("2", "function", "g", "{}"),
+                new AssistantMessage.ToolCall("3", "custom", "h", "{}"))).build();
+        try (Store store = Stores.open(uri())) {
+            new ParleyChatMemoryRepository(store).saveAll("typed", List.of(calls));
+        }
+        try (Store store = Stores.open(uri())) {
+            assertThat(new ParleyChatMemoryRepository(store).findByConversationId("typed")).containsExactly(calls);
+        }
+    }
+
     static UserMessage picture(String text, byte b) {
         return UserMessage.builder().text(text).media(Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG)
                 .data(new ByteArrayResource(new byte[] {b})).build()).build();
