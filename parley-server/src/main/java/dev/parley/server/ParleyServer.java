@@ -74,7 +74,7 @@ public final class ParleyServer implements AutoCloseable {
                 files.directory = "/dev/parley/server/browser/assets";
                 files.location = Location.CLASSPATH;
             });
-            Browser browser = new Browser(store, tokens::scopeOf, tokens.isEmpty(), Tokens.ANY_SCOPE, signals,
+            Browser browser = new Browser(store, tokens, tokens.isEmpty(), Tokens.ANY_SCOPE, signals,
                     config.eventPollInterval().toMillis());
             Routes.declare(c.routes, api, access, browser, config.eventPollInterval().toMillis());
         });

@@ -33,9 +33,14 @@ public final class Tokens {
     public static final int MIN_LENGTH = 16;
 
     private final Map<String, String> scopes;
+    /** Each token's {@link #browserCookieOf browser cookie}, and the token's scope. */
+    private final Map<String, String> cookieScopes;
 
     private Tokens(Map<String, String> scopes) {
         this.scopes = Map.copyOf(scopes);
+        Map<String, String> cookies = new LinkedHashMap<>();
+        scopes.forEach((token, scope) -> cookies.put(browserCookieOf(token), scope));
+        this.cookieScopes = Map.copyOf(cookies);
     }
 
     /**
@@ -170,13 +175,49 @@ public final class Tokens {
      *     or not one of these
      */
     public Optional<String> scopeOf(@Nullable String token) {
-        if (token == null) {
+        return matching(scopes, token);
+    }
+
+    /**
+     * The value the session browser keeps in its cookie for a token: HMAC-SHA256 of a fixed text keyed by the token,
+     * in base64url. It is not the token: cookies are sent to every port of a host, so another service of the host
+     * would receive whatever the cookie holds; this value opens the browser's pages of the token's scope (which only
+     * read), not the JSON API, and the token cannot be found from it. The same on every server that has the token (a
+     * cookie works across replicas and restarts) and dropped with it.
+     *
+     * @param token a token
+     * @return its browser cookie value, 43 characters
+     */
+    public static String browserCookieOf(String token) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(token.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    mac.doFinal("parley session browser cookie, version 1".getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256, which every Java runtime has, is missing", e);
+        }
+    }
+
+    /**
+     * The scope of a presented browser cookie ({@link #browserCookieOf}), compared in constant time per token; empty
+     * when it is no token's.
+     *
+     * @param cookie the cookie's value, or null when the request carries none
+     * @return the scope of the token whose cookie it is; empty when {@code cookie} is null or no token's
+     */
+    public Optional<String> scopeOfBrowserCookie(@Nullable String cookie) {
+        return matching(cookieScopes, cookie);
+    }
+
+    private static Optional<String> matching(Map<String, String> values, @Nullable String presented) {
+        if (presented == null) {
             return Optional.empty();
         }
-        byte[] presented = token.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = presented.getBytes(StandardCharsets.UTF_8);
         String found = null;
-        for (Map.Entry<String, String> e : scopes.entrySet()) {
-            if (MessageDigest.isEqual(presented, e.getKey().getBytes(StandardCharsets.UTF_8))) {
+        for (Map.Entry<String, String> e : values.entrySet()) {
+            if (MessageDigest.isEqual(bytes, e.getKey().getBytes(StandardCharsets.UTF_8))) {
                 found = e.getValue();
             }
         }

@@ -32,7 +32,7 @@ class OpenApiTest {
             Api api = new Api(store, Clock.systemUTC(), dev.parley.core.IdGenerator.uuidV7(), new Signals());
             Javalin app = Javalin.create(c -> Routes.declare(c.routes, api,
                     new Access(t -> Optional.empty(), true, "*", 1024, "127.0.0.1"),
-                    new Browser(store, t -> Optional.empty(), true, "*", new Signals(), 100), 100));
+                    new Browser(store, Tokens.none(), true, "*", new Signals(), 100), 100));
             for (var e : app.unsafe.internalRouter.allHttpHandlers()) {
                 HandlerType m = e.endpoint.method;
                 (m == HandlerType.GET ? gets : m == HandlerType.HEAD ? heads : new TreeSet<String>())

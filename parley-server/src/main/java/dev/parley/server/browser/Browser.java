@@ -11,6 +11,7 @@ import dev.parley.core.store.Store;
 import dev.parley.formats.Exporter;
 import dev.parley.formats.Format;
 import dev.parley.json.wire.Problems;
+import dev.parley.server.Tokens;
 import dev.parley.server.browser.Views.EntryView;
 import dev.parley.server.browser.Views.Filters;
 import dev.parley.server.browser.Views.Frame;
@@ -32,9 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,19 +43,20 @@ import org.slf4j.LoggerFactory;
  * over the same store and the same scope rules as the JSON API; htmx only enhances them (live appends through
  * server-sent events). The routes are declared in {@code dev.parley.server.internal.Routes}.
  *
- * <p>Credentials: with tokens configured, a page needs a token, taken from the {@value #COOKIE} cookie (HttpOnly,
- * SameSite=Strict), which the login form ({@code /login}) or a {@code ?token=} handoff sets; the token's scope is the
- * pages' scope, exactly as for a bearer token. Without tokens (loopback only), no login. Thread-safe.
+ * <p>Credentials: with tokens configured, a page needs a token's browser cookie ({@value #COOKIE}, HttpOnly,
+ * SameSite=Strict, holding {@link Tokens#browserCookieOf} of the token, not the token), which the login form
+ * ({@code /login}) or a {@code ?token=} handoff sets; the token's scope is the pages' scope, exactly as for a bearer
+ * token. Without tokens (loopback only), no login. Thread-safe.
  */
 public final class Browser {
-    /** The cookie that carries the bearer token of a browser. */
+    /** The cookie that carries a browser's credential: its token's {@linkplain Tokens#browserCookieOf browser cookie}. */
     public static final String COOKIE = "parley_token";
 
     private static final Logger LOG = LoggerFactory.getLogger(Browser.class);
     private static final String HTML = "text/html; charset=utf-8";
 
     private final Store store;
-    private final Function<String, Optional<String>> tokens;
+    private final Tokens tokens;
     private final boolean open;
     private final String anyScope;
     private final Signals signals;
@@ -66,13 +66,14 @@ public final class Browser {
 
     /**
      * @param store the store served; a token bound to another scope sees the store's view of that scope
-     * @param tokens the scope of a presented token, empty when it is unknown
+     * @param tokens the tokens; a page takes a token's {@linkplain Tokens#browserCookieOf browser cookie}, the login
+     *     form and a hand-off the token itself
      * @param open whether no tokens are configured
      * @param anyScope the scope of an administrative token (its pages show the store's own scope)
      * @param signals wakes live pages on appends through this server, and ends them when the server closes
      * @param pollMillis how often a live page looks for appends made by other processes, in milliseconds
      */
-    public Browser(Store store, Function<String, Optional<String>> tokens, boolean open, String anyScope,
+    public Browser(Store store, Tokens tokens, boolean open, String anyScope,
                    Signals signals, long pollMillis) {
         this.store = store;
         this.tokens = tokens;
@@ -98,15 +99,14 @@ public final class Browser {
                 throw new HttpResponseException(403, "a token is handed over only by a link opened directly (typed,"
                         + " pasted, or from another program), not by another site's page: log in at /login", Map.of());
             }
-            if (tokens.apply(handoff.strip()).isEmpty()) {
+            if (tokens.scopeOf(handoff.strip()).isEmpty()) {
                 throw new HttpResponseException(401, "the token is not valid", Map.of());
             }
             setCookie(ctx, handoff.strip());
             ctx.redirect(withoutToken(ctx));
             return null;
         }
-        String token = ctx.cookie(COOKIE);
-        String scope = token == null ? null : tokens.apply(token).orElse(null);
+        String scope = tokens.scopeOfBrowserCookie(ctx.cookie(COOKIE)).orElse(null);
         if (scope == null) {
             ctx.redirect("/login?next=" + Pages.enc(withoutToken(ctx)));
             return null;
@@ -134,7 +134,7 @@ public final class Browser {
     }
 
     private static void setCookie(Context ctx, String token) {
-        Cookie cookie = new Cookie(COOKIE, token);
+        Cookie cookie = new Cookie(COOKIE, Tokens.browserCookieOf(token));
         cookie.setHttpOnly(true);
         cookie.setPath("/");
         cookie.setSameSite(SameSite.STRICT);
@@ -364,7 +364,7 @@ public final class Browser {
             ctx.redirect(next(ctx));
             return;
         }
-        if (token == null || tokens.apply(token.strip()).isEmpty()) {
+        if (token == null || tokens.scopeOf(token.strip()).isEmpty()) {
             ctx.status(401);
             render(ctx, "login.jte", new Views.LoginPage(new Frame("Log in", "", null, false), next(ctx),
                     "That token is not valid."));
@@ -462,8 +462,7 @@ public final class Browser {
         if (open) {
             scoped = store;
         } else {
-            String token = ctx.cookie(COOKIE);
-            String scope = token == null ? null : tokens.apply(token).orElse(null);
+            String scope = tokens.scopeOfBrowserCookie(ctx.cookie(COOKIE)).orElse(null);
             if (scope == null) {
                 throw new HttpResponseException(401, "log in first: the live stream needs the browser's token cookie",
                         Map.of());

@@ -63,10 +63,11 @@ class BrowserHttpTest {
         server = ParleyServer.start(store, ServerConfig.defaults().withPort(0).withTokens(tokens));
     }
 
-    HttpResponse<String> get(String target, String cookie) throws IOException, InterruptedException {
+    /** A page, as a browser logged in with {@code token} asks for it (its cookie holds the token's browser cookie). */
+    HttpResponse<String> get(String target, String token) throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.uri() + target)).timeout(Duration.ofSeconds(10));
-        if (cookie != null) {
-            b.header("Cookie", Browser.COOKIE + "=" + cookie);
+        if (token != null) {
+            b.header("Cookie", Browser.COOKIE + "=" + Tokens.browserCookieOf(token));
         }
         return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
@@ -83,7 +84,7 @@ class BrowserHttpTest {
         assertThat(handoff.statusCode()).isEqualTo(302);
         assertThat(handoff.headers().firstValue("Location")).hasValue("/s/only-in-alpha");
         assertThat(handoff.headers().firstValue("Set-Cookie").orElseThrow())
-                .contains(Browser.COOKIE + "=" + ALPHA, "HttpOnly", "SameSite=Strict");
+                .contains(Browser.COOKIE + "=" + Tokens.browserCookieOf(ALPHA), "HttpOnly", "SameSite=Strict");
 
         HttpResponse<String> alpha = get("/s/only-in-alpha", ALPHA);
         assertThat(alpha.statusCode()).isEqualTo(200);
@@ -135,6 +136,26 @@ class BrowserHttpTest {
     }
 
     /**
+     * Found by a breaker: the browser's cookie held the bearer token itself, and a cookie goes to every port of its host,
+     * so any other service there received a token that opens the JSON API, writes included. The cookie now holds a
+     * value derived from the token, which opens only the pages; the token itself is no cookie.
+     */
+    @Test
+    void browserCookie_isNotTheToken_opensThePagesButNotTheApi() throws Exception {
+        serve(Tokens.of(Map.of(ALPHA, "alpha")));
+        HttpResponse<String> login = send("POST", "/login", "token=" + ALPHA + "&next=%2F");
+        String setCookie = login.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(setCookie).doesNotContain(ALPHA).contains(Tokens.browserCookieOf(ALPHA));
+        assertThat(get("/s/only-in-alpha", ALPHA).statusCode()).isEqualTo(200);
+        HttpResponse<String> rawTokenAsCookie = send("GET", "/s/only-in-alpha", null, "Cookie",
+                Browser.COOKIE + "=" + ALPHA);
+        assertThat(rawTokenAsCookie.statusCode()).as("the token itself is no cookie").isEqualTo(302);
+        HttpResponse<String> api = send("GET", "/v1/log/sessions", null, "Authorization",
+                "Bearer " + Tokens.browserCookieOf(ALPHA));
+        assertThat(api.statusCode()).as("the cookie's value is no bearer token").isEqualTo(401);
+    }
+
+    /**
      * Found by a breaker (login CSRF): another site's page could post the login form with a token of its own, or link
      * to a page with {@code ?token=}, and the reader's browser then read that site's scope; it could also log the
      * reader out. Now a login, a logout and a token handed over in a link are refused (403, no cookie) when a browser
@@ -158,7 +179,8 @@ class BrowserHttpTest {
         HttpResponse<String> own = send("POST", "/login", "token=" + ALPHA + "&next=%2F", "Origin", self,
                 "Sec-Fetch-Site", "same-origin");
         assertThat(own.statusCode()).isEqualTo(302);
-        assertThat(own.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c).contains(ALPHA));
+        assertThat(own.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c)
+                .contains(Tokens.browserCookieOf(ALPHA)));
         HttpResponse<String> typed = send("GET", "/?token=" + ALPHA, null, "Sec-Fetch-Site", "none");
         assertThat(typed.statusCode()).isEqualTo(302);
         assertThat(typed.headers().firstValue("Set-Cookie")).isPresent();
