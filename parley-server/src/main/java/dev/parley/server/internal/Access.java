@@ -155,20 +155,27 @@ public final class Access {
     }
 
     /**
-     * Whether a browser sent the request from a page of another site: its {@code Origin} is not the {@code Host} it is
-     * addressed to, or its {@code Sec-Fetch-Site} is neither {@code same-origin} (a page of this server) nor
-     * {@code none} (the address bar, a bookmark, a link opened from another program). A request that carries neither
-     * header (a program, an old browser) is not. A login or a token handed over in a link that another site's page
-     * sends would put the reader's browser in a scope of that site's choosing (login CSRF).
+     * Whether a browser sent the request from a page of another site (a login or a token handed over in a link that
+     * another site's page sends would put the reader's browser in a scope of that site's choosing: login CSRF).
+     * A browser that sends {@code Sec-Fetch-Site} is judged by it alone: another site unless it is
+     * {@code same-origin} (a page of this server) or {@code none} (the address bar, a bookmark, a link opened from
+     * another program). It is the browser's own verdict, so a reverse proxy that rewrites {@code Host} does not
+     * change it. A browser that does not send it is judged by its {@code Origin}, against the {@code X-Forwarded-Host}
+     * a proxy sets, else the {@code Host}; a page cannot add either header to a form it submits. A request with
+     * neither {@code Sec-Fetch-Site} nor {@code Origin} (a program, an old browser) is not from another site.
      */
     public static boolean fromAnotherSite(Context ctx) {
-        String origin = ctx.header("Origin");
-        String host = ctx.header("Host");
-        if (origin != null && (host == null || !isOrigin(origin, host))) {
-            return true;
-        }
         String site = ctx.header("Sec-Fetch-Site");
-        return site != null && !site.equals("same-origin") && !site.equals("none");
+        if (site != null) {
+            return !site.equals("same-origin") && !site.equals("none");
+        }
+        String origin = ctx.header("Origin");
+        if (origin == null) {
+            return false;
+        }
+        String forwarded = ctx.header("X-Forwarded-Host");
+        String host = forwarded != null ? forwarded.split(",", 2)[0].strip() : ctx.header("Host");
+        return host == null || !isOrigin(origin, host);
     }
 
     /** The port of a {@code Host} header, or {@code otherwise} when it names none; -1 when it is not a number. */

@@ -185,6 +185,14 @@ class BrowserHttpTest {
         assertThat(typed.statusCode()).isEqualTo(302);
         assertThat(typed.headers().firstValue("Set-Cookie")).isPresent();
         assertThat(send("POST", "/logout", "", "Origin", self).statusCode()).isEqualTo(302);
+        // Behind a reverse proxy that rewrites Host (nginx's default), the browser's own verdict decides, or the
+        // Origin is compared with the host the proxy forwards.
+        assertThat(send("POST", "/login", "token=" + ALPHA + "&next=%2F", "Origin", "https://parley.example",
+                "Sec-Fetch-Site", "same-origin").statusCode()).isEqualTo(302);
+        assertThat(send("POST", "/login", "token=" + ALPHA + "&next=%2F", "Origin", "https://parley.example",
+                "X-Forwarded-Host", "parley.example").statusCode()).isEqualTo(302);
+        assertThat(send("POST", "/login", "token=" + ALPHA + "&next=%2F", "Origin", "https://evil.example",
+                "X-Forwarded-Host", "parley.example").statusCode()).isEqualTo(403);
     }
 
     @Test
