@@ -136,6 +136,19 @@ class ParleyChatMemoryRepositoryTest {
             assertThat(((UserMessage) back.get(back.size() - 1)).getMedia().get(0).getDataAsByteArray())
                     .containsExactly(2);
         }
+        // In place: the same question with another picture where the first one stands, which only the comparison of
+        // what the store keeps tells apart (a review found the window above passes on the order rule alone).
+        try (Store store = Stores.open(uri())) {
+            ParleyChatMemoryRepository repository = new ParleyChatMemoryRepository(store);
+            repository.saveAll("d", List.of(picture("And this one?", (byte) 1)));
+            repository.saveAll("d", List.of(picture("And this one?", (byte) 3)));
+            assertThat(((UserMessage) repository.findByConversationId("d").get(0)).getMedia().get(0)
+                    .getDataAsByteArray()).containsExactly(3);
+        }
+        try (Store store = Stores.open(uri())) {
+            assertThat(((UserMessage) new ParleyChatMemoryRepository(store).findByConversationId("d").get(0))
+                    .getMedia().get(0).getDataAsByteArray()).containsExactly(3);
+        }
     }
 
     @Test

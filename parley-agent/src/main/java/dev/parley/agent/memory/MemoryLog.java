@@ -59,8 +59,8 @@ import org.jspecify.annotations.Nullable;
  *       a message the memory handed out or was given before is recognised by identity and never written again,
  *       nothing stored is rewritten, so its cost does not grow with the length of the history. A message that is not
  *       one of those objects (a list the caller built itself) is taken for a message of the view it equals — in the
- *       framework's {@code equals} and as Parley stores it — if that one comes later in the message chain than the
- *       message matched before it; otherwise it is new, and appended. So a message equal to one a window is evicting
+ *       framework's {@code equals} and as Parley stores it — unless that one comes before, in the view, the message of
+ *       the view matched just before it; then it is new, and appended. So a message equal to one a window is evicting
  *       ("continue" again) is appended, not taken for the one leaving.</li>
  *   <li>The list last set — the <em>view</em> — is kept as a pointer into the log: ranges of the message chain,
  *       the last of which may be "the newest <i>k</i> messages". When a window evicts messages from the front, they
@@ -713,10 +713,10 @@ public final class MemoryLog<M> {
      * caller could have seen — those of the view it read ({@code base}). A slot another writer added since is never
      * taken for an equal message of the caller's: that message is the caller's own, and new.
      *
-     * <p>Equality is taken only in order and in content: a slot is taken for an equal message only when it comes
-     * later in the chain than the slot matched just before (a window that evicts a "continue" while the user sends
-     * another "continue" keeps both, where the new one used to be taken for the one leaving, and never written), and
-     * only when the two are equal as Parley stores them too (Spring AI's {@code UserMessage.equals} leaves out the
+     * <p>Equality is taken only in order and in content: a slot is taken for an equal message only when it does not
+     * come before, in the view, the slot of the view matched just before (a window that evicts a "continue" while the
+     * user sends another "continue" keeps both, where the new one used to be taken for the one leaving, and never
+     * written), and only when the two are equal as Parley stores them too (Spring AI's {@code UserMessage.equals} leaves out the
      * media: a new question with another picture was taken for the old one, and its picture lost).
      */
     private static final class Matcher<M> {
@@ -727,10 +727,9 @@ public final class MemoryLog<M> {
         private final BitSet used = new BitSet();
         private int taken;
         private int next;
-        /** The chain position of the slot matched last, in the order of the new list; -1 before the first. */
-        private int lastChain = -1;
         private @Nullable IdentityHashMap<M, Slot<M>> byIdentity;
-        private @Nullable Map<M, ArrayDeque<Slot<M>>> byValue;
+        /** The view's positions of its slots that a message may equal, by message (in the framework's equals). */
+        private @Nullable Map<M, ArrayDeque<Integer>> byValue;
 
         Matcher(View<M> current, View<M> base, java.util.function.Function<M, Message> content) {
             this.current = current.slots;
@@ -768,28 +767,30 @@ public final class MemoryLog<M> {
                         seen.add(b.id);
                     }
                 }
-                for (Slot<M> c : current) {
+                for (int i = 0; i < current.size(); i++) {
+                    Slot<M> c = current.get(i);
                     if (seen == null || seen.contains(c.id)) {
-                        byValue.computeIfAbsent(c.message, k -> new ArrayDeque<>()).add(c);
+                        byValue.computeIfAbsent(c.message, k -> new ArrayDeque<>()).add(i);
                     }
                 }
             }
-            ArrayDeque<Slot<M>> candidates = byValue.get(m);
+            ArrayDeque<Integer> candidates = byValue.get(m);
             if (candidates == null) {
                 return null;
             }
             Message stored = null;
-            for (java.util.Iterator<Slot<M>> it = candidates.iterator(); it.hasNext(); ) {
-                Slot<M> c = it.next();
+            for (java.util.Iterator<Integer> it = candidates.iterator(); it.hasNext(); ) {
+                int i = it.next();
+                Slot<M> c = current.get(i);
                 if (used.get(c.chainIndex)) {
                     it.remove();
-                } else if (c.chainIndex > lastChain) {
+                } else if (i >= next) { // not before the slot matched last, in the view's order
                     if (stored == null) {
                         stored = content.apply(m);
                     }
                     if (content.apply(c.message).equals(stored)) {
                         it.remove();
-                        advancePast(c);
+                        next = i + 1;
                         return take(c);
                     }
                 }
@@ -809,7 +810,6 @@ public final class MemoryLog<M> {
         private Slot<M> take(Slot<M> s) {
             used.set(s.chainIndex);
             taken++;
-            lastChain = s.chainIndex;
             return s;
         }
     }

@@ -211,6 +211,26 @@ class MemoryLogTest {
         }
     }
 
+    /**
+     * Found by a review of the fix above: the order was the chain's, not the view's, so after a new system message
+     * (first in the view, last in the chain) a list of equal copies in the view's own order wrote every other message
+     * again.
+     */
+    @Test
+    void set_copiesInTheViewsOrder_whenTheViewIsNotInChainOrder_writeNothing() {
+        try (Store store = open()) {
+            MemoryLog<String> memory = new MemoryLog<>(store, STRINGS, Clock.systemUTC());
+            memory.set("m", List.of("a", "b", "c"));
+            List<String> withSystem = new ArrayList<>(memory.get("m"));
+            withSystem.add(0, "sys");
+            memory.set("m", withSystem);
+            int before = entries(store, "m").size();
+            memory.set("m", memory.get("m").stream().map(t -> new String(t.toCharArray())).toList());
+            assertThat(entries(store, "m")).hasSize(before);
+            assertThat(memory.get("m")).containsExactly("sys", "a", "b", "c");
+        }
+    }
+
     /** A framework message whose equals leaves out its attachment, as Spring AI's UserMessage leaves out its media. */
     record Captioned(String text, String picture) {
         @Override
