@@ -96,8 +96,9 @@ public final class Browser {
         String handoff = ctx.queryParam("token");
         if (handoff != null) {
             if (Access.fromAnotherSite(ctx)) {
-                throw new HttpResponseException(403, "a token is handed over only by a link opened directly (typed,"
-                        + " pasted, or from another program), not by another site's page: log in at /login", Map.of());
+                // Not taken from another site's page (login CSRF); the reader logs in with the form, and goes on.
+                ctx.redirect("/login?next=" + Pages.enc(withoutToken(ctx)));
+                return null;
             }
             if (tokens.scopeOf(handoff.strip()).isEmpty()) {
                 throw new HttpResponseException(401, "the token is not valid", Map.of());

@@ -158,8 +158,9 @@ class BrowserHttpTest {
     /**
      * Found by a breaker (login CSRF): another site's page could post the login form with a token of its own, or link
      * to a page with {@code ?token=}, and the reader's browser then read that site's scope; it could also log the
-     * reader out. Now a login, a logout and a token handed over in a link are refused (403, no cookie) when a browser
-     * says another site's page sent them; from this server's own pages and from the address bar they work as before.
+     * reader out. Now a login and a logout are refused (403, no cookie) when a browser says another site's page sent
+     * them, and a token handed over in such a link is not taken (the reader goes to the login form); from this
+     * server's own pages and from the address bar they work as before.
      */
     @Test
     void loginLogoutAndTokenHandoff_sentByAnotherSitesPage_areRefused_andSetNoCookie() throws Exception {
@@ -171,8 +172,10 @@ class BrowserHttpTest {
             assertThat(login.statusCode()).as("login with " + String.join(": ", h)).isEqualTo(403);
             assertThat(login.headers().firstValue("Set-Cookie")).isEmpty();
             assertThat(send("POST", "/logout", "", h).statusCode()).as("logout").isEqualTo(403);
-            HttpResponse<String> handoff = send("GET", "/?token=" + ALPHA, null, h);
-            assertThat(handoff.statusCode()).as("handoff with " + String.join(": ", h)).isEqualTo(403);
+            HttpResponse<String> handoff = send("GET", "/s/only-in-alpha?token=" + ALPHA, null, h);
+            assertThat(handoff.statusCode()).as("handoff with " + String.join(": ", h)).isEqualTo(302);
+            assertThat(handoff.headers().firstValue("Location")).as("to the login form, without the token")
+                    .hasValue("/login?next=%2Fs%2Fonly-in-alpha");
             assertThat(handoff.headers().firstValue("Set-Cookie")).isEmpty();
         }
         String self = server.uri().toString().replaceAll("/$", "");
