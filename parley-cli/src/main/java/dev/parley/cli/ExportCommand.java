@@ -74,7 +74,7 @@ final class ExportCommand implements Callable<Integer> {
         }
         spec.commandLine().getErr().flush();
         String text = result.text();
-        if (output == null || output.toString().equals("-")) {
+        if (toStandardOutput()) {
             PrintWriter out = spec.commandLine().getOut();
             out.print(text);
             out.flush();
@@ -91,6 +91,11 @@ final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Whether the export goes to standard output: no {@code -o}, or {@code -o -}. */
+    private boolean toStandardOutput() {
+        return output == null || output.toString().equals("-");
+    }
+
     /**
      * The regular file {@code -o} names, as an absolute path; null for standard output and for an existing file that is
      * not a regular one (a pipe, a terminal), which is written into.
@@ -99,8 +104,7 @@ final class ExportCommand implements Callable<Integer> {
      *     exist, or one of the store's own files
      */
     private @Nullable Path fileToWrite() {
-        if (output == null || output.toString().equals("-")
-                || Files.exists(output) && !Files.isRegularFile(output) && !Files.isDirectory(output)) {
+        if (toStandardOutput() || Files.exists(output) && !Files.isRegularFile(output) && !Files.isDirectory(output)) {
             return null;
         }
         if (output.toString().isEmpty()) {

@@ -94,12 +94,8 @@ public final class Browser {
             return new Caller(store, null, false);
         }
         String handoff = ctx.queryParam("token");
-        if (handoff != null) {
-            if (Access.fromAnotherSite(ctx)) {
-                // Not taken from another site's page (login CSRF); the reader logs in with the form, and goes on.
-                ctx.redirect("/login?next=" + Pages.enc(withoutToken(ctx)));
-                return null;
-            }
+        // A hand-off from another site's page is not taken (login CSRF): the request goes on as one without it.
+        if (handoff != null && !Access.fromAnotherSite(ctx)) {
             if (tokens.scopeOf(handoff.strip()).isEmpty()) {
                 throw new HttpResponseException(401, "the token is not valid", Map.of());
             }
@@ -112,11 +108,14 @@ public final class Browser {
             ctx.redirect("/login?next=" + Pages.enc(withoutToken(ctx)));
             return null;
         }
-        if (scope.equals(anyScope)) {
-            return new Caller(store, "administrative token: scope " + store.scope(), true);
-        }
-        Store scoped = scope.equals(store.scope()) ? store : views.computeIfAbsent(scope, store::withScope);
-        return new Caller(scoped, "scope " + scope, true);
+        return new Caller(storeOf(scope), scope.equals(anyScope) ? "administrative token: scope " + store.scope()
+                : "scope " + scope, true);
+    }
+
+    /** The store a token's scope sees: the store served for its own scope or an administrative token, else a view. */
+    private Store storeOf(String scope) {
+        return scope.equals(anyScope) || scope.equals(store.scope()) ? store
+                : views.computeIfAbsent(scope, store::withScope);
     }
 
     private static String withoutToken(Context ctx) {
@@ -468,8 +467,7 @@ public final class Browser {
                 throw new HttpResponseException(401, "log in first: the live stream needs the browser's token cookie",
                         Map.of());
             }
-            scoped = scope.equals(anyScope) || scope.equals(store.scope()) ? store
-                    : views.computeIfAbsent(scope, store::withScope);
+            scoped = storeOf(scope);
         }
         SessionId session = new SessionId(ctx.pathParam("session")); // not an id: 400 before the stream begins
         // A session that does not exist is 404, as its page is: the stream answered 200 and polled for it for ever.

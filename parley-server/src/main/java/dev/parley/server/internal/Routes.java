@@ -91,7 +91,7 @@ public final class Routes {
 
     /**
      * A read route: GET, and HEAD through the same handler, whose body Jetty leaves out. Javalin's own answer to a HEAD
-     * with a GET route is 200 without running anything, so a session that does not exist, a request without its token
+     * with a GET route is 200 without running anything, so a session that does not exist, another scope's session
      * and a malformed id all answered 200.
      */
     private static void get(RoutesConfig r, String path, Handler handler) {
